@@ -1,0 +1,67 @@
+"""The GraphStore Protocol: the few graph operations ingestion and the answer pipeline call."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from kb.model import Chunk, Document
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    """One row of a library listing."""
+
+    id: str
+    library: str
+    name: str
+    title: str
+    content_hash: str
+    attachments: int
+    chunks: int
+    dangling: tuple[str, ...]  # labels of attachments referenced but missing
+
+
+@dataclass(frozen=True)
+class AttachmentPath:
+    """A path found by traversal: a chunk, then the attachments reached through REFERENCES, in order."""
+
+    chunk_id: str
+    doc_id: str
+    labels: tuple[str, ...]  # e.g. ("附件3", "附件5") for chunk → 附件3 → 附件5
+    mentions: tuple[str, ...]  # mention text of each hop
+
+
+class GraphStore(Protocol):
+    """Documents, attachments, chunks and the references between them."""
+
+    engine: str  # "kuzu" or "ladybug"
+
+    def upsert_documents(self, docs: Sequence[Document]) -> None:
+        """Write documents, replacing any stored document with the same id (bulk COPY, serialized)."""
+
+    def delete_document(self, doc_id: str) -> bool:
+        """Remove a document with its attachments, chunks and edges; False if it was not stored."""
+
+    def load_document(self, doc_id: str) -> Document | None:
+        """Rebuild the stored Document (equal to what was written), or None."""
+
+    def content_hash(self, doc_id: str) -> str | None:
+        """The stored content hash of a document, or None if absent."""
+
+    def list_documents(self, library: str | None = None) -> list[DocumentSummary]:
+        """Documents of one library (or all), ordered by library then name."""
+
+    def find_document(self, library: str, name: str) -> DocumentSummary | None:
+        """A document of a library by its file name or its stem (name without extension)."""
+
+    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
+        """The chunks of one attachment in order; empty if the attachment has none."""
+
+    def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
+        """Every REFERENCES path of 1..hops steps from the given chunks to attachments."""
+
+    def stats(self) -> dict[str, int]:
+        """Counts of libraries, documents, attachments, chunks, references and dangling references."""
+
+    def close(self) -> None:
+        """Release the database."""

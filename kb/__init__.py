@@ -1,0 +1,1 @@
+"""annex-rag knowledge base: parsing, attachment splitting, linking, chunking, stores and ingestion."""

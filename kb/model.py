@@ -1,0 +1,114 @@
+"""Plain frozen dataclasses that flow between ingestion stages and into the stores."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BODY = ""  # attachment label of a chunk that belongs to the document body
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading kept from the source (docx heading style or Markdown #), as a char span of the text."""
+
+    level: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Part:
+    """One source file inside a document: the main file, or a pre-split attachment file appended to it."""
+
+    file: str
+    start: int
+    end: int
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """A file read into exact text; every later char span points into `text`."""
+
+    file: str  # file name, e.g. "应急预案.docx"
+    path: str
+    text: str
+    content_hash: str
+    headings: tuple[Heading, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """An attachment of a document: label = kind + normalized number (附件11, 附件3-1, 附录B, 附表2)."""
+
+    label: str
+    kind: str  # 附件 / 附录 / 附表
+    number: str
+    title: str
+    start: int  # char span in the parent document's text, header line included
+    end: int
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A mention of an attachment inside one document; `target` is None when the attachment does not exist."""
+
+    label: str  # normalized label that was mentioned (附件4)
+    mention: str  # exact text of the mention (详见附件4 / 《环境保护税税目税额表》)
+    start: int
+    end: int
+    source: str  # label of the attachment the mention sits in, or BODY
+    target: str | None  # label of the existing attachment, None when dangling
+
+    @property
+    def dangling(self) -> bool:
+        return self.target is None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrievable span of a document; never crosses an attachment boundary."""
+
+    id: str
+    doc_id: str
+    attachment: str  # attachment label, or BODY
+    index: int  # order within its owner (the body or one attachment)
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Document:
+    """One ingested document with everything derived from it, ready for the stores."""
+
+    id: str
+    library: str
+    name: str  # main file name
+    title: str
+    text: str
+    content_hash: str  # hash over all parts; unchanged hash means nothing to do
+    parts: tuple[Part, ...]
+    attachments: tuple[Attachment, ...]
+    references: tuple[Reference, ...]
+    chunks: tuple[Chunk, ...]
+    headings: tuple[Heading, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @property
+    def dangling(self) -> tuple[Reference, ...]:
+        return tuple(r for r in self.references if r.dangling)
+
+    def attachment(self, label: str) -> Attachment | None:
+        return next((a for a in self.attachments if a.label == label), None)
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What happened to one file of a batch: a document written, skipped as unchanged, or an error."""
+
+    file: str
+    doc_id: str | None = None
+    status: str = "ingested"  # ingested | unchanged | error | attached
+    error: str | None = None
+    document: Document | None = field(default=None, repr=False)

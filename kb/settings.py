@@ -1,0 +1,77 @@
+"""Settings, read from the environment once into a frozen object that is passed down."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Mapping
+
+ENV_PREFIX = "ANNEX_"
+
+
+class SettingsError(ValueError):
+    """A setting has a value that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob of annex-rag; each field is read from ANNEX_<FIELD_NAME> (upper case)."""
+
+    store_dir: Path = Path(".annex-store")  # Kuzu, Chroma and SQLite live here
+    data_dir: Path = Path("data")  # the bundled corpus the app builds its stores from
+    default_library: str = "demo"
+    graph_engine: str = "kuzu"  # kuzu | ladybug
+    chroma_host: str = ""  # empty: embedded PersistentClient in store_dir; else a Chroma server
+    chroma_port: int = 8000
+    embedding: str = "hash"  # hash (offline default) | sentence-transformers:<model> | openai:<model>
+    embedding_dim: int = 512
+    embedding_base_url: str = ""
+    embedding_api_key: str = ""
+    max_file_mb: float = 50.0
+    chunk_target: int = 400  # chunks close at a sentence end past this many chars
+    chunk_max: int = 800  # hard cap, even in text without punctuation
+
+    @property
+    def graph_dir(self) -> Path:
+        return self.store_dir / f"graph-{self.graph_engine}"
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.store_dir / "chroma"
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1024 * 1024)
+
+
+def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+    """Build Settings from ANNEX_* variables (or the given mapping), then explicit overrides."""
+    env = os.environ if env is None else env
+    values: dict[str, object] = {}
+    for f in fields(Settings):
+        raw = env.get(ENV_PREFIX + f.name.upper())
+        if raw is None:
+            continue
+        values[f.name] = _convert(f.name, f.default, raw)
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    settings = Settings(**values)  # type: ignore[arg-type]
+    if settings.graph_engine not in ("kuzu", "ladybug"):
+        raise SettingsError(
+            f"ANNEX_GRAPH_ENGINE={settings.graph_engine!r} is not a graph engine; use 'kuzu' or 'ladybug'."
+        )
+    return settings
+
+
+def _convert(name: str, default: object, raw: str) -> object:
+    try:
+        if isinstance(default, bool):
+            return raw.strip().lower() in ("1", "true", "yes", "on")
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+        if isinstance(default, Path):
+            return Path(raw)
+    except ValueError as exc:
+        raise SettingsError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}.") from exc
+    return raw

@@ -1,0 +1,18 @@
+"""Shared fixtures: every test gets its own store directory under tmp_path."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = ROOT / "data"
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Settings pointing every store at a fresh temporary directory."""
+    return load_settings(env={}, store_dir=tmp_path / "store")
