@@ -18,7 +18,7 @@ class Settings:
     """Every knob of annex-rag; each field is read from ANNEX_<FIELD_NAME> (upper case)."""
 
     store_dir: Path = Path(".annex-store")  # Kuzu, Chroma and SQLite live here
-    data_dir: Path = Path("data")  # the bundled corpus the app builds its stores from
+    corpus_dir: Path = Path("data/corpus")  # the bundled corpus the app builds its stores from
     default_library: str = "demo"
     graph_engine: str = "kuzu"  # kuzu | ladybug
     chroma_host: str = ""  # empty: embedded PersistentClient in store_dir; else a Chroma server

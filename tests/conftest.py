@@ -16,3 +16,16 @@ SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
 def settings(tmp_path: Path) -> Settings:
     """Settings pointing every store at a fresh temporary directory."""
     return load_settings(env={}, store_dir=tmp_path / "store")
+
+
+DEMO_CORPUS = DATA_DIR / "corpus"
+
+
+@pytest.fixture
+def stores(settings: Settings):
+    """Real Kuzu (or ladybug) and Chroma stores in a temporary directory."""
+    from kb.stores import open_stores
+
+    opened = open_stores(settings)
+    yield opened
+    opened.close()
