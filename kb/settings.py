@@ -27,6 +27,12 @@ class Settings:
     embedding_dim: int = 512
     embedding_base_url: str = ""
     embedding_api_key: str = ""
+    llm_base_url: str = ""  # empty: the offline extractive answerer
+    llm_api_key: str = ""  # sent as "not-needed" when empty
+    llm_model: str = ""
+    llm_timeout: float = 60.0  # seconds
+    llm_max_retries: int = 1
+    llm_temperature: float = 0.2
     max_file_mb: float = 50.0
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation

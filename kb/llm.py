@@ -1,0 +1,273 @@
+"""Streaming chat with any OpenAI-compatible endpoint; the only module that imports openai."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol
+
+import openai
+
+from kb.errors import AnnexError
+
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Token counts the server reported for one completion."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+@dataclass(frozen=True)
+class ModelDelta:
+    """One piece of a streamed answer."""
+
+    kind: str  # "thinking" | "content" | "usage"
+    text: str = ""
+    usage: TokenUsage | None = None
+
+
+class LLMError(AnnexError):
+    """The chat model could not answer; partial is True when some answer content was already streamed."""
+
+    def __init__(self, message: str, partial: bool = False) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class ChatModel(Protocol):
+    """What the answerer needs from a chat model."""
+
+    name: str  # shown to users, e.g. "qwen2.5 @ http://host/v1"
+    offline: bool
+
+    def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
+        """Yield thinking and content deltas in order, then at most one usage delta."""
+        ...
+
+
+class ThinkTagSplitter:
+    """Splits streamed text into thinking and content at <think>…</think>, even when a tag straddles chunks."""
+
+    def __init__(self) -> None:
+        self._pending = ""  # text that may be the start of a tag; held back until the next chunk decides
+        self._thinking = False
+        self._after_tag = False  # models put "\n\n" after a tag; dropped so answers don't start blank
+
+    def feed(self, text: str) -> list[ModelDelta]:
+        """Deltas for the text that is now unambiguous; a possible tag prefix at the end waits."""
+        buf, out = self._pending + text, []
+        while True:
+            tag = THINK_CLOSE if self._thinking else THINK_OPEN
+            at = buf.find(tag)
+            if at < 0:
+                keep = _tag_prefix_len(buf, tag)
+                self._emit(out, buf[: len(buf) - keep])
+                self._pending = buf[len(buf) - keep :]
+                return out
+            self._emit(out, buf[:at])
+            buf = buf[at + len(tag) :]
+            self._thinking, self._after_tag = not self._thinking, True
+
+    def flush(self) -> list[ModelDelta]:
+        """Deltas for whatever was held back; call once when the stream ends."""
+        out: list[ModelDelta] = []
+        self._emit(out, self._pending)
+        self._pending = ""
+        return out
+
+    def _emit(self, out: list[ModelDelta], text: str) -> None:
+        if self._after_tag:
+            text = text.lstrip()
+            self._after_tag = not text
+        if not text:
+            return
+        kind = "thinking" if self._thinking else "content"
+        if out and out[-1].kind == kind:
+            out[-1] = ModelDelta(kind, out[-1].text + text)
+        else:
+            out.append(ModelDelta(kind, text))
+
+
+def _tag_prefix_len(text: str, tag: str) -> int:
+    """Length of the longest suffix of text that is a proper prefix of tag."""
+    for n in range(min(len(text), len(tag) - 1), 0, -1):
+        if text.endswith(tag[:n]):
+            return n
+    return 0
+
+
+class OpenAIChatModel:
+    """A ChatModel over an OpenAI-compatible /v1 endpoint (vLLM, Ollama, llama.cpp, DeepSeek, OpenAI…)."""
+
+    offline = False
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str = "",
+        model: str = "",
+        timeout: float = 60.0,
+        max_retries: int = 1,
+        temperature: float = 0.2,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.timeout = timeout
+        self.temperature = temperature
+        self.name = f"{model} @ {self.base_url}"
+        self._thinking_switch = True  # send chat_template_kwargs until the server rejects it
+        self._client = openai.OpenAI(
+            base_url=self.base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=max_retries
+        )
+
+    @classmethod
+    def from_settings(cls, settings: object) -> OpenAIChatModel:
+        """Build from Settings.llm_* fields (read with defaults until Settings carries them)."""
+        base_url = str(getattr(settings, "llm_base_url", "") or "")
+        model = str(getattr(settings, "llm_model", "") or "")
+        if not base_url:
+            raise LLMError("No model endpoint is configured; set ANNEX_LLM_BASE_URL (e.g. http://localhost:8000/v1).")
+        if not model:
+            raise LLMError(f"No model name is configured for {base_url}; set ANNEX_LLM_MODEL (e.g. qwen2.5).")
+        return cls(
+            base_url=base_url,
+            api_key=str(getattr(settings, "llm_api_key", "") or ""),
+            model=model,
+            timeout=float(getattr(settings, "llm_timeout", 60.0)),
+            max_retries=int(getattr(settings, "llm_max_retries", 1)),
+            temperature=float(getattr(settings, "llm_temperature", 0.2)),
+        )
+
+    def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
+        """Stream the answer; thinking deltas come whatever `think` says, the UI decides whether to show them."""
+        splitter = ThinkTagSplitter()
+        started = partial = False
+        try:
+            response = self._create(messages, think)
+            started = True
+            chunks, usage = 0, None
+            with response:
+                for chunk in response:
+                    chunks += 1
+                    usage = chunk.usage or usage  # some servers repeat a running total on every chunk
+                    for delta in self._deltas(chunk, splitter):
+                        partial = partial or delta.kind == "content"
+                        yield delta
+            if not chunks:
+                raise LLMError(
+                    f"The model endpoint {self.base_url} answered without a single completion chunk; "
+                    "check that ANNEX_LLM_BASE_URL points at an OpenAI-compatible /v1 API."
+                )
+            yield from splitter.flush()
+            if usage is not None:
+                yield ModelDelta("usage", usage=TokenUsage(usage.prompt_tokens, usage.completion_tokens,
+                                                           usage.total_tokens))
+        except openai.APIStatusError as exc:
+            raise LLMError(self._status_message(exc), partial) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMError(self._timeout_message(started), partial) from exc
+        except openai.APIConnectionError as exc:
+            raise LLMError(self._connection_message(exc, started), partial) from exc
+        except openai.APIError as exc:  # an {"error": …} event inside the stream
+            raise LLMError(f"The model endpoint {self.base_url} reported an error mid-answer: {exc.message}; "
+                           "retry, or check the server's logs.", partial) from exc
+        except json.JSONDecodeError as exc:
+            raise LLMError(f"The model endpoint {self.base_url} sent a malformed stream chunk ({exc.msg}); "
+                           "the server or a proxy in between is broken — retry, or check its logs.", partial) from exc
+
+    def _create(self, messages: list[dict[str, str]], think: bool) -> Any:
+        """Open the stream; chat_template_kwargs.enable_thinking is best-effort (see below)."""
+        # vLLM, SGLang and llama.cpp hand chat_template_kwargs to the chat template, and Qwen3-style templates
+        # honour enable_thinking; most other servers ignore it. Strict ones (api.openai.com) answer 400 naming
+        # the field: then it is dropped, for this request and every later one.
+        extra = {"chat_template_kwargs": {"enable_thinking": think}} if self._thinking_switch else None
+        try:
+            return self._client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=self.temperature,
+                stream=True,
+                stream_options={"include_usage": True},
+                extra_body=extra,
+            )
+        except openai.BadRequestError as exc:
+            if not self._thinking_switch or "chat_template_kwargs" not in _detail(exc):
+                raise
+            self._thinking_switch = False
+            return self._create(messages, think)
+
+    def _deltas(self, chunk: Any, splitter: ThinkTagSplitter) -> Iterator[ModelDelta]:
+        """Deltas in one chat.completion.chunk: reasoning fields, then content split at <think> tags."""
+        for choice in chunk.choices[:1]:
+            delta = choice.delta
+            extra = delta.model_extra or {}  # reasoning fields are not in the SDK's schema: pydantic extras
+            reasoning = extra.get("reasoning_content") or extra.get("reasoning")
+            if isinstance(reasoning, str) and reasoning:
+                yield ModelDelta("thinking", reasoning)
+            if delta.content:
+                yield from splitter.feed(delta.content)
+
+    def _status_message(self, exc: openai.APIStatusError) -> str:
+        where, code, detail = self.base_url, exc.status_code, _detail(exc)
+        if code in (401, 403):
+            return (f"The model endpoint {where} rejected the API key (HTTP {code}: {detail}); "
+                    "set ANNEX_LLM_API_KEY to a valid key.")
+        if code == 404:
+            return (f"The model endpoint {where} has no model {self.model!r} or no chat API (HTTP 404: {detail}); "
+                    "check ANNEX_LLM_MODEL, and that ANNEX_LLM_BASE_URL ends in /v1.")
+        if code == 429:
+            return (f"The model endpoint {where} is rate-limiting requests (HTTP 429: {detail}); "
+                    "wait a moment and ask again, or raise ANNEX_LLM_MAX_RETRIES.")
+        if code >= 500:
+            return (f"The model endpoint {where} failed with HTTP {code} ({detail}); "
+                    "the server is in trouble — ask again later, or check its logs.")
+        return (f"The model endpoint {where} refused the request (HTTP {code}: {detail}); "
+                "check ANNEX_LLM_MODEL and ANNEX_LLM_BASE_URL, or shorten the question if it names a length limit.")
+
+    def _timeout_message(self, started: bool) -> str:
+        if started:
+            return (f"The model endpoint {self.base_url} stopped sending for over {self.timeout:g} s mid-answer; "
+                    "ask again, or raise ANNEX_LLM_TIMEOUT for slow models.")
+        return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s; "
+                "check the server is up, or raise ANNEX_LLM_TIMEOUT for slow models.")
+
+    def _connection_message(self, exc: openai.APIConnectionError, started: bool) -> str:
+        if started:
+            return (f"The connection to the model endpoint {self.base_url} dropped mid-answer; "
+                    "ask again, and check the server's logs if it keeps happening.")
+        if _caused_by(exc, ConnectionRefusedError):
+            return (f"The model endpoint {self.base_url} refused the connection; "
+                    "check ANNEX_LLM_BASE_URL or unset it to use the offline answerer.")
+        return (f"Could not reach the model endpoint {self.base_url} ({_root(exc)}); "
+                "check ANNEX_LLM_BASE_URL and the network, or unset it to use the offline answerer.")
+
+
+def _detail(exc: openai.APIStatusError) -> str:
+    """The server's own error message, short."""
+    body = exc.body
+    error = body.get("error", body) if isinstance(body, dict) else body
+    message = error.get("message") if isinstance(error, dict) else error
+    text = str(message) if message else exc.response.reason_phrase
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether kind is anywhere in the chain of causes (httpx wraps the OSError twice)."""
+    cause: BaseException | None = exc
+    for _ in range(10):
+        if cause is None:
+            return False
+        if isinstance(cause, kind):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _root(exc: BaseException) -> str:
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return str(exc) or type(exc).__name__
