@@ -59,7 +59,13 @@ def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> 
         if raw is None:
             continue
         values[f.name] = _convert(f.name, f.default, raw)
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    defaults = {f.name: f.default for f in fields(Settings)}
+    for name, value in overrides.items():
+        if value is None:
+            continue
+        if name not in defaults:
+            raise SettingsError(f"Unknown setting {name!r}; the settings are: {', '.join(sorted(defaults))}.")
+        values[name] = _convert(name, defaults[name], value) if isinstance(value, str) else value
     settings = Settings(**values)  # type: ignore[arg-type]
     if settings.graph_engine not in ("kuzu", "ladybug"):
         raise SettingsError(

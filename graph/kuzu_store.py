@@ -1,0 +1,274 @@
+"""KuzuGraphStore: the GraphStore on embedded Kuzu or LadybugDB, written in bulk with COPY."""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import pyarrow as pa
+
+from graph import schema as cypher
+from graph.engine import load_engine
+from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
+from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
+from graph.store import AttachmentPath, DocumentSummary
+from kb.model import Chunk, Document
+
+DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it lives inside `path`
+
+
+class KuzuGraphStore:
+    """Documents, attachments, chunks and REFERENCES edges in one embedded database under `path`."""
+
+    def __init__(self, path: Path, engine: str = "kuzu") -> None:
+        self.engine = engine
+        self.path = Path(path)
+        self._module = load_engine(engine)
+        self._write_lock = threading.Lock()
+        self._gate = ReadGate()
+        self._readers_lock = threading.Lock()
+        self._readers: list[Any] = []
+        self._local = threading.local()
+        self._closed = False
+        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = self._module.Database(str(self.path / DB_FILE))
+        except RuntimeError as exc:
+            raise GraphOpenError(
+                f"Could not open the {engine} graph database in {self.path}: {exc}. If another annex-rag process "
+                f"uses this store, stop it or point ANNEX_STORE_DIR elsewhere; if the files were written by another "
+                f"engine or version, delete {self.path} and rebuild it from data/."
+            ) from exc
+        with self._write_lock:
+            conn = self._module.Connection(self._db)
+            try:
+                for ddl in cypher.SCHEMA:
+                    conn.execute(ddl)
+            except RuntimeError as exc:
+                raise GraphOpenError(f"Could not create the graph schema in {self.path}: {exc}") from exc
+            finally:
+                conn.close()
+
+    def __enter__(self) -> KuzuGraphStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def upsert_documents(self, docs: Sequence[Document]) -> None:
+        """Write documents, replacing stored ones with the same id: one delete and one COPY per table."""
+        unique = list({doc.id: doc for doc in docs}.values())  # the last copy of a repeated id wins
+        if not unique:
+            return
+        batch = build_batch(unique)
+        ids = [doc.id for doc in unique]
+
+        def write(conn: Any) -> None:
+            stored = [row[0] for row in conn.execute(cypher.EXISTING_DOCUMENTS, {"ids": ids}).get_all()]
+            if stored:
+                _delete(conn, stored)
+            _load(conn, batch)
+            if stored:  # a replaced document may have moved to another library
+                conn.execute(cypher.DELETE_EMPTY_LIBRARIES)
+
+        self._transaction(write)
+
+    def delete_document(self, doc_id: str) -> bool:
+        """Remove a document with its attachments, chunks and edges; False if it was not stored."""
+        found: list[bool] = []
+
+        def write(conn: Any) -> None:
+            found.append(bool(conn.execute(cypher.EXISTING_DOCUMENTS, {"ids": [doc_id]}).get_all()))
+            if found[0]:
+                _delete(conn, [doc_id])
+                conn.execute(cypher.DELETE_EMPTY_LIBRARIES)
+
+        self._transaction(write)
+        return found[0]
+
+    def load_document(self, doc_id: str) -> Document | None:
+        """Rebuild the stored Document, equal to what was written, or None; read from one snapshot."""
+        params = {"id": doc_id}
+        row, attachments, chunks, refs = self._read_snapshot(
+            [(cypher.LOAD_DOCUMENT, params), (cypher.LOAD_ATTACHMENTS, params), (cypher.LOAD_CHUNKS, params),
+             (cypher.LOAD_REFERENCES, params)]
+        )
+        return decode_document(doc_id, row[0], attachments, chunks, refs) if row else None
+
+    def content_hash(self, doc_id: str) -> str | None:
+        """The stored content hash of a document, or None if absent."""
+        rows = self._read(cypher.CONTENT_HASH, {"id": doc_id})
+        return rows[0][0] if rows else None
+
+    def list_documents(self, library: str | None = None) -> list[DocumentSummary]:
+        """Documents of one library (or all), ordered by library then name."""
+        if library is None:
+            return [decode_summary(row) for row in self._read(cypher.LIST_ALL)]
+        rows = self._read(cypher.LIST_LIBRARY, {"library": library})
+        return [decode_summary(row) for row in rows]
+
+    def find_document(self, library: str, name: str) -> DocumentSummary | None:
+        """A document of a library by file name or stem; an exact file name wins over a stem."""
+        rows = self._read(cypher.FIND_DOCUMENT, {"library": library, "name": name})
+        return decode_summary(rows[0]) if rows else None
+
+    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
+        """The chunks of one attachment in order; empty if the attachment has none or does not exist."""
+        rows = self._read(cypher.ATTACHMENT_CHUNKS, {"id": attachment_id(doc_id, label)})
+        return [Chunk(*row[:7]) for row in rows]
+
+    def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
+        """Every acyclic REFERENCES path of 1..hops steps from the chunks, one per chunk and label sequence."""
+        if hops < 0:
+            raise ValueError(f"hops must not be negative, got {hops}")
+        ids = list(dict.fromkeys(chunk_ids))
+        if hops == 0 or not ids:
+            return []
+        order = {chunk_id: i for i, chunk_id in enumerate(ids)}
+        best: dict[tuple[str, tuple[str, ...]], tuple[tuple[Any, ...], AttachmentPath]] = {}
+        rows = self._read(cypher.attachment_paths_query(hops), {"ids": ids})
+        for chunk_id, doc_id, inner, last, mentions, starts in rows:
+            labels = (*inner, last)
+            if len(set(labels)) < len(labels):  # Kuzu's ACYCLIC lets the end node repeat an inner one
+                continue
+            rank = (order[chunk_id], len(labels), tuple(starts), labels)
+            key = (chunk_id, labels)
+            if key not in best or rank < best[key][0]:  # repeated mentions of one route keep the earliest
+                best[key] = (rank, AttachmentPath(chunk_id, doc_id, labels, tuple(mentions)))
+        return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
+
+    def stats(self) -> dict[str, int]:
+        """Counts of libraries, documents, attachments, chunks, traversable references and dangling ones."""
+        counts = self._read_snapshot([(query, {}) for query in cypher.STATS.values()])
+        return {name: int(rows[0][0]) for name, rows in zip(cypher.STATS, counts)}
+
+    def close(self) -> None:
+        """Close every connection and the database; later calls raise GraphStoreError."""
+        with self._write_lock:
+            if self._closed:
+                return
+            self._closed = True
+            with self._gate.hold(), self._readers_lock:
+                for conn in self._readers:
+                    conn.close()
+                self._readers.clear()
+                self._db.close()
+
+    def _transaction(self, write: Callable[[Any], None]) -> None:
+        """Run `write` in one transaction under the write lock, on a connection of its own."""
+        with self._write_lock:
+            self._check_open()
+            # A fresh connection per write: both engines keep every frame a connection has COPYed alive until
+            # the connection closes, and closing an uncommitted connection rolls its transaction back.
+            conn = self._module.Connection(self._db)
+            try:
+                conn.execute("BEGIN TRANSACTION")
+                write(conn)
+                with self._gate.hold():
+                    conn.execute("COMMIT")
+            except RuntimeError as exc:
+                raise GraphWriteError(
+                    f"Writing to the {self.engine} graph in {self.path} failed and was rolled back: {exc}"
+                ) from exc
+            finally:
+                conn.close()
+
+    def _read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+        try:
+            with self._gate.read():
+                return self._reader().execute(query, params or {}).get_all()
+        except RuntimeError as exc:
+            raise GraphQueryError(f"A {self.engine} graph query on {self.path} failed: {exc}") from exc
+
+    def _read_snapshot(self, reads: list[tuple[str, dict[str, Any]]]) -> list[list[list[Any]]]:
+        """Several queries in one read-only transaction, so a concurrent write cannot tear the result."""
+        with self._gate.read():
+            conn = self._reader()
+            try:
+                conn.execute("BEGIN TRANSACTION READ ONLY")
+                results = [conn.execute(query, params).get_all() for query, params in reads]
+                conn.execute("COMMIT")
+            except RuntimeError as exc:
+                self._drop_reader(conn)  # closing it ends whatever transaction the failure left open
+                raise GraphQueryError(f"A {self.engine} graph query on {self.path} failed: {exc}") from exc
+        return results
+
+    def _reader(self) -> Any:
+        """This thread's read connection, opened on first use."""
+        self._check_open()
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._module.Connection(self._db)
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
+    def _drop_reader(self, conn: Any) -> None:
+        with self._readers_lock:
+            self._readers.remove(conn)
+        self._local.conn = None
+        conn.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise GraphStoreError(f"The graph store in {self.path} is closed; open a new KuzuGraphStore.")
+
+
+def _delete(conn: Any, doc_ids: list[str]) -> None:
+    for statement in cypher.DELETE_DOCUMENTS:
+        conn.execute(statement, {"ids": doc_ids})
+
+
+def _load(conn: Any, batch: Batch) -> None:
+    conn.execute(cypher.MERGE_LIBRARIES, {"libraries": batch.libraries})
+    for table, columns in batch.nodes():
+        _copy(conn, table, columns)
+    for table, src, dst, columns in batch.rels():
+        _copy(conn, table, columns, src, dst)
+
+
+def _copy(conn: Any, table: str, columns: Columns, src: str = "", dst: str = "") -> None:
+    if not next(iter(columns.values())):
+        return
+    # Build the Arrow table right here: ladybug 0.22 segfaults when one frame object is COPYed twice into a table.
+    conn.execute(cypher.copy_statement(table, src, dst), {"frame": pa.table(columns)})
+
+
+class ReadGate:
+    """Reads run side by side; a committing write holds new reads back until it is done."""
+
+    # Kuzu checkpoints on commit and waits for every open transaction; a steady stream of reads made that
+    # time out ("Timeout waiting for active transactions to leave the system before checkpointing").
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._reads = 0
+        self._held = False
+
+    @contextmanager
+    def read(self) -> Iterator[None]:
+        """Enter as a reader; waits while a write holds the gate."""
+        with self._cond:
+            self._cond.wait_for(lambda: not self._held)
+            self._reads += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._reads -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """Stop new reads, wait for running ones to finish, and let reads in again on exit (one holder at a time)."""
+        with self._cond:
+            self._held = True
+            self._cond.wait_for(lambda: self._reads == 0)
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._held = False
+                self._cond.notify_all()

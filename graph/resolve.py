@@ -1,0 +1,89 @@
+"""Post-answer resolution: map each 相关附件 line to an attachment node, with no model call.
+
+Tiers: the documents the answer's references came from, then the whole library. Within a tier: the exact
+label, then title containment, then a fuzzy title match (rapidfuzz) above a threshold. A label that names
+attachments in several documents of the library (two plans from one template) resolves only when the title
+tells them apart: a guess across documents is worse than an honest miss.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+from rapidfuzz import fuzz, process
+
+FUZZY_THRESHOLD = 70.0  # rapidfuzz ratio (0-100) a title must reach to count as the same attachment
+_NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class AttachmentInfo:
+    """An attachment as listed for resolution."""
+
+    doc_id: str
+    doc_title: str
+    library: str
+    label: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Which attachment a line names, and how it was matched (exact_label | title | fuzzy)."""
+
+    attachment: AttachmentInfo
+    match: str
+    score: float = 100.0
+
+
+def resolve_line(
+    label: str | None,
+    title: str,
+    preferred: Sequence[AttachmentInfo],
+    library: Sequence[AttachmentInfo],
+    threshold: float = FUZZY_THRESHOLD,
+) -> Resolution | None:
+    """Resolve one section line, preferred documents first, then the library; None when nothing fits."""
+    for tier in (preferred, library):
+        found = _resolve_in(label, title, tier, threshold)
+        if found is not None:
+            return found
+    return None
+
+
+def _resolve_in(label: str | None, title: str, candidates: Sequence[AttachmentInfo], threshold: float) -> Resolution | None:
+    if not candidates:
+        return None
+    wanted = _norm(title)
+    if label:
+        same = [c for c in candidates if c.label == label]
+        if len(same) == 1:
+            return Resolution(same[0], "exact_label")
+        if len(same) > 1 and wanted:
+            titled = [c for c in same if _contains(wanted, _norm(c.title))]
+            if len({c.doc_id for c in titled}) == 1:
+                return Resolution(titled[0], "exact_label")
+        if same:
+            return None  # one label in several documents and nothing to tell them apart
+    if len(wanted) < 2:
+        return None
+    contained = [c for c in candidates if _contains(wanted, _norm(c.title))]
+    if len({c.doc_id for c in contained}) == 1:
+        return Resolution(max(contained, key=lambda c: len(c.title)), "title")
+    if contained:
+        return None
+    best = process.extractOne(wanted, [_norm(c.title) for c in candidates], scorer=fuzz.ratio, score_cutoff=threshold)
+    if best is None:
+        return None
+    _, score, index = best
+    return Resolution(candidates[index], "fuzzy", float(score))
+
+
+def _contains(a: str, b: str) -> bool:
+    return len(a) >= 2 and len(b) >= 2 and (a in b or b in a)
+
+
+def _norm(text: str) -> str:
+    return _NOISE.sub("", unicodedata.normalize("NFKC", text)).lower()

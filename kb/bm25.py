@@ -1,0 +1,56 @@
+"""BM25 over jieba tokens (bm25s), with library and document filters."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+import bm25s
+import numpy as np
+
+from kb.tokens import tokenize
+
+
+@dataclass(frozen=True)
+class IndexedChunk:
+    """What BM25 needs to know of a chunk to filter and return it."""
+
+    chunk_id: str
+    doc_id: str
+    library: str
+    attachment: str
+    index: int
+    start: int
+    end: int
+    text: str
+
+
+class BM25Index:
+    """An in-memory BM25 index of every chunk; rebuilt when the stores change."""
+
+    def __init__(self, chunks: Sequence[IndexedChunk]) -> None:
+        self.chunks = list(chunks)
+        self._index: bm25s.BM25 | None = None
+        if self.chunks:
+            self._index = bm25s.BM25()
+            self._index.index([tokenize(c.text) or [""] for c in self.chunks], show_progress=False)
+        self._libraries = np.array([c.library for c in self.chunks], dtype=object)
+        self._docs = np.array([c.doc_id for c in self.chunks], dtype=object)
+        self._lock = threading.Lock()  # bm25s retrieval is not documented as thread-safe
+
+    def search(
+        self, query: str, k: int, libraries: Sequence[str] | None = None, doc_id: str | None = None
+    ) -> list[tuple[IndexedChunk, float]]:
+        """The k best chunks with a positive BM25 score, best first."""
+        tokens = tokenize(query)
+        if self._index is None or not tokens:
+            return []
+        mask = np.ones(len(self.chunks), dtype=np.float32)
+        if libraries:
+            mask *= np.isin(self._libraries, list(libraries))
+        if doc_id:
+            mask *= self._docs == doc_id
+        k = min(k, len(self.chunks))
+        with self._lock:
+            ids, scores = self._index.retrieve([tokens], k=k, show_progress=False, weight_mask=mask, n_threads=0)
+        return [(self.chunks[i], float(s)) for i, s in zip(ids[0], scores[0]) if s > 0]

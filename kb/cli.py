@@ -1,0 +1,116 @@
+"""Command line: `python -m kb ingest|stats|delete`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from tqdm import tqdm
+
+from kb.errors import AnnexError
+from kb.model import IngestResult
+from kb.settings import load_settings
+from kb.stores import Stores, open_stores
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the process exit code (1 when any file failed)."""
+    parser = argparse.ArgumentParser(prog="python -m kb", description="annex-rag knowledge base")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ingest = sub.add_parser("ingest", help="ingest .docx/.md/.txt files or folders")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.add_argument("--library", default=None, help="library name (default: ANNEX_DEFAULT_LIBRARY or 'demo')")
+    ingest.add_argument("--json", action="store_true", help="one JSON object per file on stdout")
+    stats = sub.add_parser("stats", help="count what the stores hold")
+    delete = sub.add_parser("delete", help="remove a document (id or file name) from both stores")
+    delete.add_argument("doc")
+    delete.add_argument("--library", default=None)
+    for p in (ingest, stats, delete):
+        p.add_argument("--store", type=Path, default=None, help="store directory (default: ANNEX_STORE_DIR or .annex-store)")
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(store_dir=args.store)
+        stores = open_stores(settings)
+    except AnnexError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return {"ingest": _ingest, "stats": _stats, "delete": _delete}[args.command](stores, args)
+    finally:
+        stores.close()
+
+
+def _ingest(stores: Stores, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    with tqdm(total=1, unit="step", desc="ingest", file=sys.stderr, disable=None) as bar:
+
+        def progress(done: int, total: int, what: str) -> None:
+            bar.total = total
+            bar.n = done
+            bar.set_postfix_str(what[:40])
+            bar.refresh()
+
+        results = stores.ingestor.ingest(args.paths, args.library, progress)
+    elapsed = time.perf_counter() - started
+    for result in results:
+        if args.json:
+            print(json.dumps(_as_json(result), ensure_ascii=False))
+        elif result.error:
+            print(f"✗ {result.error}")
+        else:
+            doc = result.document
+            dangling = f", dangling: {', '.join(sorted({r.label for r in doc.dangling}))}" if doc and doc.dangling else ""
+            print(f"{'✓' if result.status != 'unchanged' else '='} {result.file} [{result.status}] "
+                  f"{len(doc.attachments)} attachments, {len(doc.references)} references, {len(doc.chunks)} chunks{dangling}")
+    written = {r.doc_id: r.document for r in results if r.status in ("ingested", "attached") and r.document}
+    chunks = sum(len(d.chunks) for d in written.values())
+    failed = sum(1 for r in results if r.error)
+    print(
+        f"{len(results)} files: {len(written)} documents written ({chunks} chunks), "
+        f"{sum(1 for r in results if r.status == 'unchanged')} unchanged, {failed} failed "
+        f"in {elapsed:.2f} s ({chunks / elapsed:.0f} chunks/s)",
+        file=sys.stderr,
+    )
+    return 1 if failed else 0
+
+
+def _as_json(result: IngestResult) -> dict:
+    doc = result.document
+    return {
+        "file": result.file,
+        "doc_id": result.doc_id,
+        "status": result.status,
+        "attachments": [{"label": a.label, "title": a.title} for a in doc.attachments] if doc else [],
+        "references": [
+            {"source": r.source or "body", "target": r.label, "mention": r.mention, "start": r.start, "end": r.end}
+            for r in doc.references
+            if not r.dangling
+        ]
+        if doc
+        else [],
+        "dangling": sorted({r.label for r in doc.dangling}) if doc else [],
+        "error": result.error,
+    }
+
+
+def _stats(stores: Stores, args: argparse.Namespace) -> int:
+    counts = stores.graph.stats()
+    counts.update({f"vectors_{k}": v for k, v in stores.vectors.count().items()})
+    print(json.dumps(counts, ensure_ascii=False))
+    return 0
+
+
+def _delete(stores: Stores, args: argparse.Namespace) -> int:
+    doc_id = args.doc
+    library = args.library or stores.settings.default_library
+    summary = stores.graph.find_document(library, args.doc)
+    if summary is not None:
+        doc_id = summary.id
+    if not stores.ingestor.delete(doc_id):
+        print(f"error: no document '{args.doc}' in library '{library}'; `python -m kb stats` lists what is stored.", file=sys.stderr)
+        return 1
+    print(f"deleted {args.doc} ({doc_id})")
+    return 0

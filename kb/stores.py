@@ -1,0 +1,33 @@
+"""Open the graph and vector stores named by the settings, once, and the ingestor over them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.factory import open_graph_store
+from graph.store import GraphStore
+from kb.chroma_store import ChromaVectorStore
+from kb.embeddings import make_embedder
+from kb.ingest import Ingestor
+from kb.settings import Settings
+from kb.vectors import VectorStore
+
+
+@dataclass
+class Stores:
+    """Everything that holds data, opened together and closed together."""
+
+    settings: Settings
+    graph: GraphStore
+    vectors: VectorStore
+    ingestor: Ingestor
+
+    def close(self) -> None:
+        self.graph.close()
+
+
+def open_stores(settings: Settings) -> Stores:
+    """Open (creating if needed) the stores under settings.store_dir."""
+    settings.store_dir.mkdir(parents=True, exist_ok=True)
+    graph = open_graph_store(settings)
+    vectors = ChromaVectorStore(settings, make_embedder(settings))
+    return Stores(settings, graph, vectors, Ingestor(settings, graph, vectors))

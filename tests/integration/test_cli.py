@@ -1,0 +1,50 @@
+"""`python -m kb ingest|stats|delete` as a user runs it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT, SHARED_CORPUS
+
+HOTEL = SHARED_CORPUS / "zh_plan_sheraton_xian_2024.txt"
+LICENCE = SHARED_CORPUS / "zh_rule_jiashizheng_shenling_2021_dangling_refs.md"
+
+
+def _kb(*args: str | Path, store: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANNEX_")}
+    return subprocess.run(
+        [sys.executable, "-m", "kb", *map(str, args), "--store", str(store)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_ingest_json_stats_and_delete(tmp_path):
+    store = tmp_path / "store"
+    bad = tmp_path / "notes.pptx"
+    bad.write_bytes(b"x")
+    run = _kb("ingest", HOTEL, LICENCE, bad, "--library", "shared", "--json", store=store)
+    assert run.returncode == 1, run.stderr  # one file failed; the others were ingested
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    by_file = {row["file"]: row for row in rows}
+    hotel = by_file[HOTEL.name]
+    assert [a["label"] for a in hotel["attachments"]] == [f"附件{i}" for i in range(1, 9)]
+    assert hotel["attachments"][3] == {"label": "附件4", "title": "应急物资装备清单"}
+    assert [(r["source"], r["target"]) for r in hotel["references"]] == [("body", "附件4")] * 3
+    assert hotel["dangling"] == [] and hotel["error"] is None
+    assert by_file[LICENCE.name]["dangling"] == ["附件1", "附件2", "附件3", "附件4"]
+    assert by_file["notes.pptx"]["doc_id"] is None and "unsupported file type .pptx" in by_file["notes.pptx"]["error"]
+    assert "chunks/s" in run.stderr
+
+    stats = json.loads(_kb("stats", store=store).stdout)
+    assert stats["documents"] == 2 and stats["attachments"] == 8 and stats["dangling"] == 4
+    assert stats["vectors_annex_body"] + stats["vectors_annex_attachments"] == stats["chunks"]
+
+    deleted = _kb("delete", HOTEL.name, "--library", "shared", store=store)
+    assert deleted.returncode == 0 and hotel["doc_id"] in deleted.stdout
+    stats = json.loads(_kb("stats", store=store).stdout)
+    assert stats["documents"] == 1 and stats["attachments"] == 0
+    missing = _kb("delete", "nothing.md", store=store)
+    assert missing.returncode == 1 and "no document 'nothing.md'" in missing.stderr
