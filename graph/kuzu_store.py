@@ -12,7 +12,7 @@ from graph import schema as cypher
 from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
 from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
-from graph.store import AttachmentPath, DocumentSummary
+from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary
 from kb.model import Chunk, Document
 
 DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it lives inside `path`
@@ -137,6 +137,32 @@ class KuzuGraphStore:
             if key not in best or rank < best[key][0]:  # repeated mentions of one route keep the earliest
                 best[key] = (rank, AttachmentPath(chunk_id, doc_id, labels, tuple(mentions)))
         return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
+
+    def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
+        """The chunks, in order, of several (doc_id, label) attachments in one read."""
+        ids = {attachment_id(doc_id, label): (doc_id, label) for doc_id, label in keys}
+        out: dict[tuple[str, str], list[Chunk]] = {key: [] for key in ids.values()}
+        for row in self._read(cypher.ATTACHMENTS_CHUNKS, {"ids": list(ids)}):
+            out[ids[row[0]]].append(Chunk(*row[1:8]))
+        return out
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The stored chunks among these ids, in the order asked."""
+        found = {row[0]: Chunk(*row[:7]) for row in self._read(cypher.CHUNKS_BY_ID, {"ids": list(chunk_ids)})}
+        return [found[i] for i in chunk_ids if i in found]
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every chunk (for the BM25 index), in document and chunk order."""
+        return [Chunk(*row[:7]) for row in self._read(cypher.ALL_CHUNKS)]
+
+    def list_attachments(self) -> list[AttachmentInfo]:
+        """Every attachment with its document's title and library."""
+        return [AttachmentInfo(*row) for row in self._read(cypher.LIST_ATTACHMENTS)]
+
+    def document_text(self, doc_id: str) -> str | None:
+        """The full text of a document, or None."""
+        rows = self._read(cypher.DOCUMENT_TEXT, {"id": doc_id})
+        return rows[0][0] if rows else None
 
     def stats(self) -> dict[str, int]:
         """Counts of libraries, documents, attachments, chunks, traversable references and dangling ones."""

@@ -1,6 +1,6 @@
 """Post-answer resolution: map each 相关附件 line to an attachment node, with no model call.
 
-Tiers: the documents the answer's references came from, then the whole library. Within a tier: the exact
+Tiers: the documents the answer cites, then the documents of all its references, then the whole library. Within a tier: the exact
 label, then title containment, then a fuzzy title match (rapidfuzz) above a threshold. A label that names
 attachments in several documents of the library (two plans from one template) resolves only when the title
 tells them apart: a guess across documents is worse than an honest miss.
@@ -14,19 +14,10 @@ from typing import Sequence
 
 from rapidfuzz import fuzz, process
 
+from graph.store import AttachmentInfo
+
 FUZZY_THRESHOLD = 70.0  # rapidfuzz ratio (0-100) a title must reach to count as the same attachment
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class AttachmentInfo:
-    """An attachment as listed for resolution."""
-
-    doc_id: str
-    doc_title: str
-    library: str
-    label: str
-    title: str
 
 
 @dataclass(frozen=True)
@@ -41,12 +32,11 @@ class Resolution:
 def resolve_line(
     label: str | None,
     title: str,
-    preferred: Sequence[AttachmentInfo],
-    library: Sequence[AttachmentInfo],
+    tiers: Sequence[Sequence[AttachmentInfo]],
     threshold: float = FUZZY_THRESHOLD,
 ) -> Resolution | None:
-    """Resolve one section line, preferred documents first, then the library; None when nothing fits."""
-    for tier in (preferred, library):
+    """Resolve one section line tier by tier (cited documents, referenced documents, library); None when nothing fits."""
+    for tier in tiers:
         found = _resolve_in(label, title, tier, threshold)
         if found is not None:
             return found
@@ -87,3 +77,28 @@ def _contains(a: str, b: str) -> bool:
 
 def _norm(text: str) -> str:
     return _NOISE.sub("", unicodedata.normalize("NFKC", text)).lower()
+
+
+class AttachmentCatalog:
+    """Every attachment of the stores, indexed by document and library, for resolution without a query."""
+
+    def __init__(self, attachments: Sequence[AttachmentInfo]) -> None:
+        self.attachments = list(attachments)
+        self._by_doc: dict[str, list[AttachmentInfo]] = {}
+        self._by_library: dict[str, list[AttachmentInfo]] = {}
+        for a in self.attachments:
+            self._by_doc.setdefault(a.doc_id, []).append(a)
+            self._by_library.setdefault(a.library, []).append(a)
+
+    def of_documents(self, doc_ids: Sequence[str]) -> list[AttachmentInfo]:
+        """The attachments of these documents, documents in the order given."""
+        return [a for doc_id in dict.fromkeys(doc_ids) for a in self._by_doc.get(doc_id, ())]
+
+    def of_libraries(self, libraries: Sequence[str] | None) -> list[AttachmentInfo]:
+        """The attachments of these libraries (all when None or empty)."""
+        if not libraries:
+            return self.attachments
+        return [a for library in libraries for a in self._by_library.get(library, ())]
+
+    def get(self, doc_id: str, label: str) -> AttachmentInfo | None:
+        return next((a for a in self._by_doc.get(doc_id, ()) if a.label == label), None)

@@ -82,6 +82,18 @@ ATTACHMENT_CHUNKS = (
     f"MATCH (:Attachment {{id: $id}})-[:HAS_CHUNK]->(c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.idx, c.pos"
 )
 
+ATTACHMENTS_CHUNKS = (
+    f"UNWIND $ids AS i MATCH (a:Attachment {{id: i}})-[:HAS_CHUNK]->(c:Chunk) "
+    f"RETURN a.id, {_CHUNK_COLUMNS} ORDER BY a.id, c.idx"
+)
+CHUNKS_BY_ID = f"UNWIND $ids AS i MATCH (c:Chunk {{id: i}}) RETURN {_CHUNK_COLUMNS}"
+ALL_CHUNKS = f"MATCH (c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.doc_id, c.pos"
+LIST_ATTACHMENTS = (
+    "MATCH (d:Document)-[:HAS_ATTACHMENT]->(a:Attachment) "
+    "RETURN d.id, d.title, d.library, a.label, a.title ORDER BY d.library, d.name, d.id, a.pos"
+)
+DOCUMENT_TEXT = "MATCH (d:Document {id: $id}) RETURN d.text"
+
 _SUMMARY_COLUMNS = "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling"
 LIST_ALL = f"MATCH (d:Document) RETURN {_SUMMARY_COLUMNS} ORDER BY d.library, d.name, d.id"
 LIST_LIBRARY = f"MATCH (d:Document) WHERE d.library = $library RETURN {_SUMMARY_COLUMNS} ORDER BY d.name, d.id"

@@ -31,6 +31,17 @@ class AttachmentPath:
     mentions: tuple[str, ...]  # mention text of each hop
 
 
+@dataclass(frozen=True)
+class AttachmentInfo:
+    """An attachment as listed for resolution and display."""
+
+    doc_id: str
+    doc_title: str
+    library: str
+    label: str
+    title: str
+
+
 class GraphStore(Protocol):
     """Documents, attachments, chunks and the references between them."""
 
@@ -59,6 +70,21 @@ class GraphStore(Protocol):
 
     def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
         """Every REFERENCES path of 1..hops steps from the given chunks to attachments."""
+
+    def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
+        """The chunks, in order, of several (doc_id, label) attachments in one read."""
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The stored chunks among these ids, in the order asked."""
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every chunk (for the BM25 index), in document and chunk order."""
+
+    def list_attachments(self) -> list[AttachmentInfo]:
+        """Every attachment with its document's title and library, by library, document and position."""
+
+    def document_text(self, doc_id: str) -> str | None:
+        """The full text of a document (its char spans point into it), or None."""
 
     def stats(self) -> dict[str, int]:
         """Counts of libraries, documents, attachments, chunks, references and dangling references."""

@@ -57,7 +57,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     for i, line in enumerate(lines):
         if line.start in in_list:
             continue
-        if _TOC_TAIL.search(line.text) and _HEADER.match(_TOC_TAIL.sub("", line.text)):
+        if is_toc_line(line.text):
             structural.append((line.start, line.end))
             continue
         match = _HEADER.match(line.text)
@@ -81,6 +81,17 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         attachments.append(Attachment(label, kind, label[len(kind):], title, line.start, stop))
         structural.append((line.start, line.end))
     return Split(tuple(attachments), tuple(sorted(structural)), listed)
+
+
+def is_toc_line(line: str) -> bool:
+    """A table-of-contents entry naming an attachment (附件4：应急物资清单<TAB>98)."""
+    return bool(_TOC_TAIL.search(line) and _HEADER.match(_TOC_TAIL.sub("", line)))
+
+
+def is_header_line(line: str) -> bool:
+    """A line that would start an attachment (附件2-应急通讯录, a bare 附件4)."""
+    match = _HEADER.match(line)
+    return bool(match) and (not match.group("title") or _is_title(match.group("title").strip()))
 
 
 def _is_title(title: str) -> bool:

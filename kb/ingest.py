@@ -57,6 +57,7 @@ class Ingestor:
         self.graph = graph
         self.vectors = vectors
         self._lock = threading.Lock()
+        self.generation = 0  # bumped on every write or delete, so readers know to refresh their indexes
 
     def ingest(self, paths: Sequence[Path | str], library: str | None = None, progress: Progress | None = None) -> list[IngestResult]:
         """Ingest files and directories into a library; one result per file, errors included."""
@@ -108,6 +109,7 @@ class Ingestor:
                 self.graph.upsert_documents(docs)
                 self.vectors.upsert_documents(docs)
             except AnnexError as exc:
+                self.generation += 1
                 for doc in docs:
                     self.graph.delete_document(doc.id)
                     self.vectors.delete_document(doc.id)
@@ -115,12 +117,14 @@ class Ingestor:
                     self.graph.upsert_documents(previous)
                     self.vectors.upsert_documents(previous)
                 raise IngestError(", ".join(d.name for d in docs), f"not written, stores left as they were: {exc}") from exc
+            self.generation += 1
 
     def delete(self, doc_id: str) -> bool:
         """Remove a document from both stores; False if it was not stored."""
         with self._lock:
             found = self.graph.delete_document(doc_id)
             removed = self.vectors.delete_document(doc_id)
+            self.generation += 1
         return found or removed > 0
 
     def _group(self, parsed: list[tuple[Path, ParsedFile]], library: str) -> tuple[list[_Unit], dict[str, IngestResult]]:

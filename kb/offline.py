@@ -7,7 +7,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from kb.attachments import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
+from kb.parsing import CELL_SEPARATOR
 from kb.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.tokens import tokenize
 from kb.turn import Source
@@ -47,7 +49,7 @@ class ExtractiveAnswerer:
             weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
         if not weights or not sources:
             return []
-        sentences = [(s, m.group(0)) for s in sources for m in _SENTENCE.finditer(s.text) if m.group(0).strip()]
+        sentences = [(s, text) for s in sources for text in _units(s.text)]
         token_sets = [set(tokenize(text)) for _, text in sentences]
         df = Counter(t for tokens in token_sets for t in tokens if t in weights)
         n = len(sentences)
@@ -70,6 +72,28 @@ class ExtractiveAnswerer:
                 seen.add(key)
                 out.append(c)
         return out
+
+
+def _units(text: str) -> list[str]:
+    """The answerable units of a source: sentences, and table rows read as 'column：value' with their header."""
+    units: list[str] = []
+    header: list[str] | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped or is_toc_line(line) or is_header_line(stripped):
+            header = None
+            continue
+        if CELL_SEPARATOR in stripped:
+            cells = [c.strip() for c in stripped.split(CELL_SEPARATOR.strip())]
+            if header is None:
+                header = cells
+                continue
+            if len(cells) == len(header):
+                units.append("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v))
+                continue
+        header = None
+        units.extend(m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip())
+    return units
 
 
 def _attachments_used(chosen: Sequence[_Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:

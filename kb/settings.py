@@ -33,6 +33,11 @@ class Settings:
     llm_timeout: float = 60.0  # seconds
     llm_max_retries: int = 1
     llm_temperature: float = 0.2
+    prefetch_budget: int = 6000  # chars of prefetched attachment content put into the prompt
+    max_question_chars: int = 4000  # longer questions are refused
+    rerank_base_url: str = ""  # empty: the offline lexical reranker; else a /rerank endpoint
+    rerank_model: str = ""
+    rerank_api_key: str = ""
     max_file_mb: float = 50.0
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation

@@ -286,3 +286,22 @@ def test_bulk_upsert_200_documents_of_50_chunks(store: KuzuGraphStore) -> None:
     assert store.stats() == expected_stats(*docs)
     assert len(store.attachment_paths([f"s{n}:0" for n in range(200)], hops=2)) == 200
     assert store.load_document("s7") == docs[7]
+
+
+def test_batch_reads_for_the_answer_pipeline(store: KuzuGraphStore) -> None:
+    one, two = make_doc("d1"), make_doc("d2", name="另一预案.md")
+    store.upsert_documents([one, two])
+    chunks = store.attachments_chunks([("d1", "附件4"), ("d2", "附件1"), ("d1", "附件99")])
+    assert chunks[("d1", "附件4")] == [c for c in one.chunks if c.attachment == "附件4"]
+    assert chunks[("d2", "附件1")] == [c for c in two.chunks if c.attachment == "附件1"]
+    assert chunks[("d1", "附件99")] == []
+    wanted = ["d2:附件4:1", "missing", "d1:body:0"]
+    assert store.chunks_by_id(wanted) == [two.chunks[-1], one.chunks[0]]
+    assert sorted(store.all_chunks(), key=lambda c: c.id) == sorted(one.chunks + two.chunks, key=lambda c: c.id)
+    listed = store.list_attachments()
+    assert [(a.doc_id, a.label, a.title, a.library) for a in listed] == [
+        ("d2", "附件1", "通讯录", LIBRARY), ("d2", "附件4", "设备清单", LIBRARY),
+        ("d1", "附件1", "通讯录", LIBRARY), ("d1", "附件4", "设备清单", LIBRARY),
+    ]
+    assert listed[0].doc_title == "另一预案"
+    assert store.document_text("d1") == one.text and store.document_text("nope") is None

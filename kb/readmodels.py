@@ -1,0 +1,54 @@
+"""In-memory read models over the stores (BM25 index, attachment catalog, document titles), rebuilt after writes."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from graph.resolve import AttachmentCatalog
+from graph.store import DocumentSummary, GraphStore
+from kb.bm25 import BM25Index, IndexedChunk
+from kb.ingest import Ingestor
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the pipeline reads without touching the stores, as of one ingestor generation."""
+
+    generation: int
+    bm25: BM25Index
+    catalog: AttachmentCatalog
+    documents: dict[str, DocumentSummary]
+
+    @property
+    def libraries(self) -> set[str]:
+        return {d.library for d in self.documents.values()}
+
+
+class ReadModels:
+    """Hands out the current Snapshot, rebuilding it once after each write or delete."""
+
+    def __init__(self, graph: GraphStore, ingestor: Ingestor) -> None:
+        self.graph = graph
+        self.ingestor = ingestor
+        self._snapshot: Snapshot | None = None
+        self._lock = threading.Lock()
+
+    def current(self) -> Snapshot:
+        """The snapshot for the ingestor's current generation."""
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.generation == self.ingestor.generation:
+            return snapshot
+        with self._lock:
+            generation = self.ingestor.generation
+            if self._snapshot is None or self._snapshot.generation != generation:
+                self._snapshot = self._build(generation)
+            return self._snapshot
+
+    def _build(self, generation: int) -> Snapshot:
+        documents = {d.id: d for d in self.graph.list_documents()}
+        chunks = [
+            IndexedChunk(c.id, c.doc_id, documents[c.doc_id].library, c.attachment, c.index, c.start, c.end, c.text)
+            for c in self.graph.all_chunks()
+            if c.doc_id in documents
+        ]
+        return Snapshot(generation, BM25Index(chunks), AttachmentCatalog(self.graph.list_attachments()), documents)

@@ -1,0 +1,64 @@
+"""The whole back end, opened once: stores, read models, retriever, history, model and pipeline."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from kb.chunking import chunk_id
+from kb.history import History
+from kb.llm import ChatModel, OpenAIChatModel
+from kb.pipeline import Pipeline
+from kb.readmodels import ReadModels
+from kb.rerank import EndpointReranker, LexicalReranker, Reranker
+from kb.retrieval import Retriever
+from kb.settings import Settings
+from kb.stores import Stores, open_stores
+from kb.turn import Hit
+
+HISTORY_FILE = "history.sqlite3"
+
+
+@dataclass
+class Service:
+    """What app.py, the HTTP API, eval and bench share."""
+
+    settings: Settings
+    stores: Stores
+    history: History
+    read: ReadModels
+    pipeline: Pipeline
+
+    def close(self) -> None:
+        self.history.close()
+        self.stores.close()
+
+
+def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
+    """Open everything under settings.store_dir; the model comes from settings unless one is given."""
+    stores = open_stores(settings)
+    history = History(settings.store_dir / HISTORY_FILE)
+    read = ReadModels(stores.graph, stores.ingestor)
+    retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(stores), _reranker(settings))
+    if model is None and settings.llm_base_url:
+        model = OpenAIChatModel.from_settings(settings)
+    return Service(settings, stores, history, read, Pipeline(settings, read, retriever, history, model))
+
+
+def _reranker(settings: Settings) -> Reranker:
+    if settings.rerank_base_url:
+        return EndpointReranker(settings.rerank_base_url, settings.rerank_model, settings.rerank_api_key)
+    return LexicalReranker()
+
+
+def _neighbours(stores: Stores):
+    """Context expansion: the chunks just before and after each hit in its body or attachment."""
+
+    def fetch(hits: Sequence[Hit]) -> list[Hit]:
+        ids = [chunk_id(h.doc_id, h.attachment, h.index + d) for h in hits for d in (-1, 1) if h.index + d >= 0]
+        return [
+            Hit(c.id, c.doc_id, next(h.library for h in hits if h.doc_id == c.doc_id), c.attachment, c.index,
+                c.start, c.end, c.text, score=0.0)
+            for c in stores.graph.chunks_by_id(ids)
+        ]
+
+    return fetch
