@@ -1,9 +1,10 @@
 """Post-answer resolution: map each 相关附件 line to an attachment node, with no model call.
 
-Tiers: the documents the answer cites, then the documents of all its references, then the whole library. Within a tier: the exact
-label, then title containment, then a fuzzy title match (rapidfuzz) above a threshold. A label that names
-attachments in several documents of the library (two plans from one template) resolves only when the title
-tells them apart: a guess across documents is worse than an honest miss.
+Tiers: the documents the answer cites, then the documents of all its references, then the whole library.
+Within a tier: the exact label, then title containment, then a fuzzy title match (rapidfuzz) above a
+threshold. Outside the cited documents, a label that names attachments in several documents (two plans from
+one template) resolves only when the title tells them apart: a guess across documents is worse than an
+honest miss.
 """
 from __future__ import annotations
 
@@ -35,15 +36,20 @@ def resolve_line(
     tiers: Sequence[Sequence[AttachmentInfo]],
     threshold: float = FUZZY_THRESHOLD,
 ) -> Resolution | None:
-    """Resolve one section line tier by tier (cited documents, referenced documents, library); None when nothing fits."""
-    for tier in tiers:
-        found = _resolve_in(label, title, tier, threshold)
+    """Resolve one section line tier by tier (cited documents, referenced documents, library); None when nothing fits.
+
+    In the first tier the documents are in the order the answer cites them, and a tie goes to the first.
+    """
+    for i, tier in enumerate(tiers):
+        found = _resolve_in(label, title, tier, threshold, ordered=i == 0)
         if found is not None:
             return found
     return None
 
 
-def _resolve_in(label: str | None, title: str, candidates: Sequence[AttachmentInfo], threshold: float) -> Resolution | None:
+def _resolve_in(
+    label: str | None, title: str, candidates: Sequence[AttachmentInfo], threshold: float, ordered: bool
+) -> Resolution | None:
     if not candidates:
         return None
     wanted = _norm(title)
@@ -55,13 +61,16 @@ def _resolve_in(label: str | None, title: str, candidates: Sequence[AttachmentIn
             titled = [c for c in same if _contains(wanted, _norm(c.title))]
             if len({c.doc_id for c in titled}) == 1:
                 return Resolution(titled[0], "exact_label")
+        if same and ordered:
+            return Resolution(same[0], "exact_label")  # the document the answer cites first
         if same:
             return None  # one label in several documents and nothing to tell them apart
     if len(wanted) < 2:
         return None
     contained = [c for c in candidates if _contains(wanted, _norm(c.title))]
-    if len({c.doc_id for c in contained}) == 1:
-        return Resolution(max(contained, key=lambda c: len(c.title)), "title")
+    if len({c.doc_id for c in contained}) == 1 or (contained and ordered):
+        first = [c for c in contained if c.doc_id == contained[0].doc_id]
+        return Resolution(max(first, key=lambda c: len(c.title)), "title")
     if contained:
         return None
     best = process.extractOne(wanted, [_norm(c.title) for c in candidates], scorer=fuzz.ratio, score_cutoff=threshold)

@@ -16,6 +16,7 @@ from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
 MAX_SENTENCES = 4
+TITLE_CREDIT = 0.5  # share of credit for question words found only in the source's document/attachment title
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 
 
@@ -49,26 +50,34 @@ class ExtractiveAnswerer:
             weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
         if not weights or not sources:
             return []
-        sentences = [(s, text) for s in sources for text in _units(s.text)]
+        sentences = [(s, text) for s in sources for text in _units(s.text) if text.strip() != s.doc_title]
         token_sets = [set(tokenize(text)) for _, text in sentences]
+        # A sentence of a source is implicitly about its document and attachment: their title words half count.
+        titles = {s.n: set(tokenize(f"{s.doc_title} {s.title}")) for s in sources}
         df = Counter(t for tokens in token_sets for t in tokens if t in weights)
         n = len(sentences)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
         candidates = []
         for (source, text), tokens in zip(sentences, token_sets):
-            coverage = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
-            if coverage >= MIN_COVERAGE:
-                candidates.append(_Candidate(source, text, coverage))
+            own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
+            implied = sum(weights[t] * idf[t] for t in weights if t in titles[source.n] and t not in tokens) / total
+            coverage = own + TITLE_CREDIT * implied
+            if coverage >= MIN_COVERAGE and own > 0:
+                candidates.append(_Candidate(source, text, round(coverage, 6)))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n))
         if not candidates:
             return []
         best = candidates[0].coverage
         out: list[_Candidate] = []
         seen: set[str] = set()
+        home = candidates[0].source.doc_id
         for c in candidates:
             key = c.text.strip()
-            if c.coverage >= best * 0.75 and key not in seen and len(out) < MAX_SENTENCES:
+            # Quote one document, unless another matches (nearly) as well: two plans from one template
+            # answer the same question with different facts.
+            floor = best * (0.75 if c.source.doc_id == home else 0.95)
+            if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
         return out
