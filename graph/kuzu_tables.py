@@ -156,6 +156,8 @@ def decode_document(
 
 def decode_summary(row: Sequence[Any]) -> DocumentSummary:
     """A DocumentSummary from a row of the _SUMMARY_COLUMNS in graph/schema.py."""
-    doc_id, library, name, title, content_hash, n_attachments, n_chunks, dangling = row
+    doc_id, library, name, title, content_hash, n_attachments, n_chunks, dangling, tags = row
     labels = dict.fromkeys(r[1] for r in json.loads(dangling))
-    return DocumentSummary(doc_id, library, name, title, content_hash, n_attachments, n_chunks, tuple(labels))
+    return DocumentSummary(
+        doc_id, library, name, title, content_hash, n_attachments, n_chunks, tuple(labels), tuple(json.loads(tags))
+    )

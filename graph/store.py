@@ -19,6 +19,7 @@ class DocumentSummary:
     attachments: int
     chunks: int
     dangling: tuple[str, ...]  # labels of attachments referenced but missing
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,12 @@ def build_document(
     extras: Sequence[AttachmentFile] = (),
     target: int = 400,
     cap: int = 800,
+    tags: Sequence[str] = (),
 ) -> Document:
-    """The whole document: main text, then each pre-split attachment file appended as one attachment."""
+    """The whole document: main text, then each pre-split attachment file appended as one attachment.
+
+    `tags` given at ingest join the file's own (docx keywords, Markdown front matter).
+    """
     doc_id = document_id(library, main.file)
     text = main.text
     parts = [Part(main.file, 0, len(main.text), main.content_hash)]
@@ -57,7 +61,8 @@ def build_document(
         structural.extend(s for s in first.structural if s[0] == start)
     references = extract_references(text, attachments, structural)
     chunks = chunk_document(doc_id, text, attachments, target, cap)
-    digest = hashlib.sha256("\x00".join(p.content_hash for p in parts).encode("ascii")).hexdigest()
+    all_tags = tuple(dict.fromkeys([*main.tags, *tags]))
+    digest = hashlib.sha256("\x00".join([*(p.content_hash for p in parts), *all_tags]).encode("utf-8")).hexdigest()
     return Document(
         id=doc_id,
         library=library,
@@ -70,7 +75,7 @@ def build_document(
         references=references,
         chunks=chunks,
         headings=main.headings,
-        tags=main.tags,
+        tags=all_tags,
     )
 
 

@@ -59,8 +59,14 @@ class Ingestor:
         self._lock = threading.Lock()
         self.generation = 0  # bumped on every write or delete, so readers know to refresh their indexes
 
-    def ingest(self, paths: Sequence[Path | str], library: str | None = None, progress: Progress | None = None) -> list[IngestResult]:
-        """Ingest files and directories into a library; one result per file, errors included."""
+    def ingest(
+        self,
+        paths: Sequence[Path | str],
+        library: str | None = None,
+        progress: Progress | None = None,
+        tags: Sequence[str] = (),
+    ) -> list[IngestResult]:
+        """Ingest files and directories into a library, with optional extra tags; one result per file."""
         library = library or self.settings.default_library
         files = expand_paths(paths)
         results: dict[str, IngestResult] = {}
@@ -77,7 +83,7 @@ class Ingestor:
         documents: list[tuple[_Unit, Document]] = []
         for unit in units:
             try:
-                documents.append((unit, self._build(unit, library)))
+                documents.append((unit, self._build(unit, library, tags)))
             except AnnexError as exc:
                 for name in self._files_of(unit):
                     results[name] = IngestResult(Path(name).name, status="error", error=str(exc))
@@ -161,7 +167,7 @@ class Ingestor:
             mains[stem].extra_files.append(str(path))
         return list(mains.values()), errors
 
-    def _build(self, unit: _Unit, library: str) -> Document:
+    def _build(self, unit: _Unit, library: str, tags: Sequence[str]) -> Document:
         main = unit.main
         extras = dict(unit.extras)
         stored = unit.stored if unit.stored is not None else (
@@ -173,7 +179,9 @@ class Ingestor:
             for extra in stored_extras:
                 extras.setdefault(extra.label, extra)
         assert main is not None
-        return build_document(library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max)
+        return build_document(
+            library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags
+        )
 
     @staticmethod
     def _files_of(unit: _Unit) -> list[str]:

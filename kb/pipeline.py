@@ -10,16 +10,16 @@ from typing import Iterator
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
 from kb.history import History, MessageLink
-from kb.hop import post_answer_hop
+from kb.hop import HopResult, post_answer_hop
 from kb.llm import ChatModel, LLMError
 from kb.offline import ExtractiveAnswerer
-from kb.prefetch import prefetch
+from kb.prefetch import PrefetchResult, prefetch
 from kb.prompts import EMPTY_KB, FALLBACK_NOTICE
-from kb.readmodels import ReadModels
+from kb.readmodels import ReadModels, Snapshot
 from kb.retrieval import Retriever
 from kb.settings import Settings
 from kb.sources import build_messages, build_sources, referenced_docs
-from kb.turn import TurnRequest
+from kb.turn import Hit, Source, TurnRequest
 
 _BLOCK_START = "\n\n**相关附件内容："
 
@@ -124,7 +124,7 @@ class Pipeline:
             yield think(f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
                         f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
                         f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）")
-            pre = prefetch(self.graph, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget)
+            pre = self.prefetch(snapshot, hits, request)
             for p in pre.attachments:
                 how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
                 yield think(f"图谱预取：{snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）")
@@ -160,7 +160,7 @@ class Pipeline:
                 yield from self._offline(request.query, sources, query, answer_parts)
 
         answer = "".join(answer_parts)
-        hop = post_answer_hop(answer, self.graph, snapshot.catalog, sources, list(request.library_ids) or None)
+        hop = self.hop(answer, snapshot, sources, request)
         if hop.block:
             block = "\n\n" + hop.block
             yield Event("content", {"text": block})
@@ -182,8 +182,23 @@ class Pipeline:
         yield Event("done", {"message_id": assistant_id, "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
                              "model": self.model_name, "fallback": fallback})
 
+    # The three steps a baseline (kb/baselines.py) replaces: the graph before and after the answer, and the
+    # offline answer's text.
+
+    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
+        """Attachments reached through REFERENCES from the hits, under the prefetch budget."""
+        return prefetch(self.graph, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget)
+
+    def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
+        """The post-answer attachment hop over the answer's 相关附件 section."""
+        return post_answer_hop(answer, self.graph, snapshot.catalog, sources, list(request.library_ids) or None)
+
+    def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
+        """The offline extractive answer."""
+        return self.offline.answer(question, sources, context)
+
     def _offline(self, question: str, sources, context: str, parts: list[str]) -> Iterator[Event]:
-        text = self.offline.answer(question, sources, context)
+        text = self.offline_answer(question, sources, context)
         for piece in re.findall(r"[^\n]*\n?", text):
             if piece:
                 parts.append(piece)

@@ -38,6 +38,11 @@ class Settings:
     rerank_base_url: str = ""  # empty: the offline lexical reranker; else a /rerank endpoint
     rerank_model: str = ""
     rerank_api_key: str = ""
+    server_host: str = "127.0.0.1"  # GRADIO_SERVER_NAME (set to 0.0.0.0 by Hugging Face Spaces) also works
+    server_port: int = 7860  # GRADIO_SERVER_PORT also works
+    mcp_server: bool = False  # expose the read-only retrieval tools over MCP at /gradio_api/mcp/
+    agent_mode: bool = False  # an OpenAI-compatible model with tool calling routes between the tools
+    api_token: str = ""  # required (Bearer) for ingest and delete over HTTP; empty: writes over HTTP are off
     max_file_mb: float = 50.0
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation
@@ -59,6 +64,9 @@ def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> 
     """Build Settings from ANNEX_* variables (or the given mapping), then explicit overrides."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
+    for name, variable in (("server_host", "GRADIO_SERVER_NAME"), ("server_port", "GRADIO_SERVER_PORT")):
+        if variable in env:
+            values[name] = _convert(name, getattr(Settings, name), env[variable])
     for f in fields(Settings):
         raw = env.get(ENV_PREFIX + f.name.upper())
         if raw is None:

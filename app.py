@@ -1,0 +1,40 @@
+"""annex-rag: read settings, open the stores once, sync the bundled corpus, serve the UI and the API."""
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+from tqdm import tqdm
+
+from kb.bootstrap import sync_corpus
+from kb.service import open_service
+from kb.settings import load_settings
+from ui.mcp import register_tools
+from ui.server import build_app
+
+
+def main() -> None:
+    settings = load_settings()
+    service = open_service(settings)
+    with tqdm(total=1, desc="building the knowledge base from " + str(settings.corpus_dir), file=sys.stderr) as bar:
+
+        def progress(done: int, total: int, what: str) -> None:
+            bar.total, bar.n = total, done
+            bar.set_postfix_str(what[:40])
+            bar.refresh()
+
+        report = sync_corpus(service, settings.corpus_dir, settings.default_library, progress)
+    print(f"knowledge base: {report.written} documents built, {len(report.removed)} removed, "
+          f"{len(report.errors)} errors", file=sys.stderr)
+    for error in report.errors:
+        print(f"  ✗ {error}", file=sys.stderr)
+    extensions = [lambda: register_tools(service)] if settings.mcp_server else []
+    app = build_app(service, extensions)
+    try:
+        uvicorn.run(app, host=settings.server_host, port=settings.server_port)
+    finally:
+        service.close()
+
+
+if __name__ == "__main__":
+    main()
