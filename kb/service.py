@@ -41,7 +41,12 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(stores), _reranker(settings))
     if model is None and settings.llm_base_url:
         model = OpenAIChatModel.from_settings(settings)
-    return Service(settings, stores, history, read, Pipeline(settings, read, retriever, history, model))
+    pipeline_class = Pipeline
+    if settings.agent_mode:
+        from kb.agent import AgentPipeline  # the agent pipeline builds on this module's Pipeline
+
+        pipeline_class = AgentPipeline
+    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model))
 
 
 def _reranker(settings: Settings) -> Reranker:

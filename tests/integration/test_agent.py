@@ -1,0 +1,160 @@
+"""Agent mode against the fake chat-completions server: the model calls the tools, the tools run on the real stores."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from kb.agent import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
+from kb.llm import OpenAIChatModel
+from kb.pipeline import Pipeline
+from kb.service import open_service
+from kb.settings import load_settings
+from kb.turn import TurnRequest
+from tests.conftest import DEMO_CORPUS
+from tests.fake_openai import FakeChatServer, Script
+from tests.live_server import LiveServer
+from ui.api import api_router
+
+QUESTION = "东岭街道有几艘冲锋舟？"
+DOC = "东岭街道防汛应急预案.md"
+CITE = f"[{DOC}#附件4 防汛抢险物资储备清单]"
+ANSWER = [f"东岭街道有冲锋舟3艘，存放于东岭仓库{CITE}。\n\n", "**相关附件**\n- 附件4-防汛抢险物资储备清单\n"]
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False), "id": f"call_{name}"}
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
+    svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def fake():
+    with FakeChatServer() as server:
+        yield server
+
+
+def _agent(service, fake) -> AgentPipeline:
+    p = service.pipeline
+    model = OpenAIChatModel(fake.base_url, "test-key", "qwen-test", timeout=5.0, max_retries=0)
+    return AgentPipeline(p.settings, p.read, p.retriever, p.history, model)
+
+
+def _run(service, fake, **kwargs):
+    events = list(_agent(service, fake).run(TurnRequest(QUESTION, **kwargs)))
+    return events, lambda kind: [e.to_dict()["data"] for e in events if e.type == kind]
+
+
+def test_the_model_searches_hops_to_the_attachment_and_answers_with_file_heading_citations(service, fake):
+    fake.add(
+        Script(tool_calls=[_call("search_chunks", query="东岭街道 冲锋舟", top_k=3)],
+               usage={"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320}),
+        Script(tool_calls=[_call("resolve_attachments", text="附件4-防汛抢险物资储备清单", doc=DOC)],
+               usage={"prompt_tokens": 900, "completion_tokens": 30, "total_tokens": 930}),
+        Script(content=ANSWER, reasoning_content=["附件4 里有冲锋舟的数量。"],
+               usage={"prompt_tokens": 1500, "completion_tokens": 60, "total_tokens": 1560}),
+    )
+    events, data = _run(service, fake)
+    types = [e.type for e in events]
+    assert types[:3] == ["conversation_id", "user_message_id", "assistant_message_id"] and types[-1] == "done"
+    # the tool calls appear as thinking, in order, with their arguments and what they found
+    calls = [d for d in data("thinking") if d["source"] == "agent"]
+    assert [(c["tool"], c["arguments"]) for c in calls] == [
+        ("search_chunks", {"query": "东岭街道 冲锋舟", "top_k": 3}),
+        ("resolve_attachments", {"text": "附件4-防汛抢险物资储备清单", "doc": DOC})]
+    assert calls[0]["text"].startswith("🔧 search_chunks(") and CITE in calls[0]["summary"]
+    assert calls[1]["summary"] == f"解析 1/1 行：{CITE}"
+    # the tools really ran on the stores: their results went back to the model
+    sent = fake.requests[2]["messages"]
+    results = [json.loads(m["content"]) for m in sent if m["role"] == "tool"]
+    assert "冲锋舟：3艘，存放于东岭仓库" in results[0][0]["text"]
+    doc_id = results[0][0]["doc_id"]
+    stored = service.stores.graph.document_text(doc_id)
+    assert results[1]["items"][0]["content"] in stored
+    assert [t["function"]["name"] for t in fake.requests[0]["tools"]] == [
+        "search_chunks", "search_by_tags", "get_document", "resolve_attachments", "graph_neighbors"]
+    assert "[文件名#标题]" in fake.requests[0]["messages"][0]["content"]
+    # the answer keeps its citations; the hop appends the attachment, cited the same way
+    content = "".join(d["text"] for d in data("content"))
+    assert content.startswith(ANSWER[0])
+    assert f"**附件4-防汛抢险物资储备清单**（《东岭街道防汛应急预案》）{CITE}\n附件4：防汛抢险物资储备清单" in content
+    [doc] = data("referenced_docs")[0]["docs"]
+    assert doc["doc_id"] == doc_id and any("冲锋舟：3艘" in stored[s:e] for s, e in doc["highlights"])
+    assert [i["label"] for i in data("attachments")[0]["items"] if i["resolved"]] == ["附件4"]
+    assert data("token_usage") == [{"prompt_tokens": 2700, "completion_tokens": 110, "total_tokens": 2810}]
+    assert data("done")[0]["model"].endswith("· agent") and not data("done")[0]["fallback"]
+    [_, message] = service.history.messages(data("conversation_id")[0]["conversation_id"])
+    trace, _, reasoning = message.thinking.partition("\n\n")  # stored the way the pipeline stores it
+    assert message.content == content and reasoning == "附件4 里有冲锋舟的数量。"
+    assert trace.splitlines()[0] == "智能体模式：由模型调用工具检索后作答" and "🔧 resolve_attachments(" in trace
+    assert [d["text"] for d in data("thinking") if d["source"] == "model"] == ["附件4 里有冲锋舟的数量。\n"]
+
+
+def test_bad_tool_calls_come_back_to_the_model_as_errors_and_the_turn_still_answers(service, fake):
+    fake.add(
+        Script(tool_calls=[_call("get_document", doc="不存在.docx"), _call("delete_everything"),
+                           {"name": "graph_neighbors", "arguments": "{not json", "id": "c3"},
+                           _call("search_by_tags", keyword="x", extra=1)]),
+        Script(content=["知识库中没有找到与该问题相关的内容。\n\n**相关附件**\n- 无\n"]),
+    )
+    _, data = _run(service, fake)
+    summaries = [d["summary"] for d in data("thinking") if d["source"] == "agent"]
+    assert summaries[0].startswith("错误：No document '不存在.docx'") and "search_by_tags" in summaries[0]
+    assert summaries[1].startswith("错误：No tool 'delete_everything'")
+    assert summaries[2] == "参数不是 JSON 对象"
+    assert "extra" in summaries[3]
+    errors = [json.loads(m["content"]) for m in fake.requests[1]["messages"] if m["role"] == "tool"]
+    assert all("error" in e for e in errors) and len(errors) == 4
+    assert data("done")[0]["fallback"] is False and data("attachments") == [{"items": []}]
+
+
+def test_after_the_last_round_the_model_must_answer_without_tools(service, fake):
+    fake.add(*[Script(tool_calls=[_call("search_by_tags", keyword="")]) for _ in range(MAX_ROUNDS)],
+             Script(content=["东岭街道有冲锋舟3艘。\n"]))
+    _, data = _run(service, fake)
+    assert len(fake.requests) == MAX_ROUNDS + 1
+    assert "tools" not in fake.requests[-1] and "tools" in fake.requests[-2]
+    assert fake.requests[-1]["messages"][-1]["role"] == "user"
+    assert "".join(d["text"] for d in data("content")) == "东岭街道有冲锋舟3艘。\n"
+
+
+def test_when_the_model_fails_the_offline_answerer_answers_and_says_so(service, fake):
+    fake.add(Script(status=500, error_message="model crashed"))
+    events, data = _run(service, fake)
+    assert "model crashed" in data("error")[0]["message"] and data("error")[0]["fallback"]
+    content = "".join(d["text"] for d in data("content"))
+    assert "模型服务调用失败" in content and "冲锋舟：3艘" in content
+    assert data("done")[0]["fallback"] is True and data("referenced_docs")[0]["docs"]
+
+
+def test_agent_mode_without_a_model_is_refused_with_the_fix(service):
+    with pytest.raises(AgentModeError, match="ANNEX_LLM_BASE_URL"):
+        AgentPipeline.from_pipeline(service.pipeline)
+
+
+def test_the_http_stream_carries_the_tool_calls_when_agent_mode_is_on(service, fake):
+    p = service.pipeline
+    model = OpenAIChatModel(fake.base_url, "test-key", "qwen-test", timeout=5.0, max_retries=0)
+    with_model = replace(service, pipeline=Pipeline(p.settings, p.read, p.retriever, p.history, model))
+    assert make_pipeline(with_model) is with_model.pipeline  # agent mode is off by default
+    agent_service = replace(with_model, settings=replace(service.settings, agent_mode=True))
+    agent_service = replace(agent_service, pipeline=make_pipeline(agent_service))
+    assert isinstance(agent_service.pipeline, AgentPipeline)
+    fake.add(Script(tool_calls=[_call("search_chunks", query="冲锋舟")]), Script(content=ANSWER))
+    app = FastAPI()
+    app.include_router(api_router(agent_service), prefix="/api")
+    with LiveServer(app) as server:
+        body = httpx.post(f"{server.url}/api/knowledge/chat/stream", json={"query": QUESTION}, timeout=30).text
+    events = [block.split("\n", 1) for block in body.strip().split("\n\n")]
+    tool_events = [json.loads(d[len("data: "):]) for e, d in events if e == "event: thinking" and '"agent"' in d]
+    assert [t["tool"] for t in tool_events] == ["search_chunks"]
+    assert events[-1][0] == "event: done"
