@@ -1,0 +1,129 @@
+"""The chat handlers on the real pipeline: streaming, panels, conversations per session, refusals, model failure."""
+from __future__ import annotations
+
+import dataclasses
+
+import gradio as gr
+import pytest
+
+from kb.llm import OpenAIChatModel
+from kb.pipeline import Pipeline
+from tests.fake_openai import FakeChatServer, Script
+from ui.ask import ChatHandlers
+from ui.chat import ATTACHMENTS_TITLE, THINKING_TITLE, TurnView
+
+QUESTION = "园区公共应急事故池的有效容积是多少？"
+KNOBS = ([], 20, 0.7, True, False, False, 2, False, 3)
+
+
+def ask(handlers: ChatHandlers, question: str, conversation: str = "", owner: str = "", turns=()):
+    """All updates of one ask, and the state they add up to."""
+    updates = list(handlers.ask(question, conversation, owner, list(turns), *KNOBS))
+    final: dict = {}
+    for update in updates:
+        final.update(update)
+    return updates, final
+
+
+@pytest.fixture(scope="module")
+def handlers(service) -> ChatHandlers:
+    return ChatHandlers(service)
+
+
+@pytest.fixture(scope="module")
+def first_turn(handlers):
+    return ask(handlers, QUESTION)
+
+
+def test_the_answer_streams_then_the_attachments_block_and_the_panels(first_turn):
+    updates, final = first_turn
+    first = updates[0]
+    assert first["question"] == "" and [m["role"] for m in first["chatbot"]] == ["user", "assistant"]
+    assert first["chatbot"][1]["metadata"] == {"title": THINKING_TITLE, "status": "pending"}
+    chats = [u["chatbot"] for u in updates if "chatbot" in u]
+    assert len(chats) > 5  # the trace and the answer arrive piece by piece
+    partial = [c for c in chats if len(c) == 3]
+    assert partial and len(partial[0][2]["content"]) < len(partial[-1][2]["content"])  # the answer grows
+    user, thinking, answer, block = final["chatbot"]
+    assert thinking["metadata"]["status"] == "done" and "图谱预取" in thinking["content"]
+    assert "18000" in answer["content"] and "相关附件内容" not in answer["content"]
+    assert block["metadata"]["title"].startswith(ATTACHMENTS_TITLE) and "附件12" in block["metadata"]["title"]
+    assert "**附件12-事故应急池及雨水切断阀一览表**" in block["content"]
+    assert "园区公共应急事故池 | 18000" in block["content"]
+    # the panels
+    assert '<mark class="cite-fact">18000</mark>' in final["citations"]
+    assert "绿洲化工园区突发环境事件应急预案" in final["citations"]
+    assert final["citation_select"]["choices"] and "附件" in final["source"]
+    hop_nodes = [t for t in final["paths"].data if t.name == "经引用跳转到的附件"]
+    assert hop_nodes and any("附件12" in str(label) for label in hop_nodes[0].text)
+    assert "图谱预取" in final["thinking"] and "回答后跳转" in final["thinking"]
+    turn = final["turns"][-1]
+    assert turn.done and turn.sources and final["conversation"] == turn.conversation_id
+    assert final["conversations"]["value"] == turn.conversation_id
+
+
+def test_a_conversation_reloads_with_the_same_chat_and_panels(handlers, first_turn):
+    _, live = first_turn
+    loaded = handlers.load_conversation(live["conversation"], live["owner"])
+    without_duration = lambda chat: [{**m, "metadata": {k: v for k, v in m.get("metadata", {}).items() if k != "duration"}}
+                                     for m in chat]  # noqa: E731 (the elapsed time is not stored)
+    assert without_duration(loaded["chatbot"]) == without_duration(live["chatbot"])
+    assert loaded["citations"] == live["citations"] and loaded["source"] == live["source"]
+    steps = lambda html: html.split("<div class='think-meta'>")[0]  # noqa: E731
+    assert steps(loaded["thinking"]) == steps(live["thinking"])
+
+
+def test_a_follow_up_continues_the_conversation_and_clicking_a_message_shows_its_turn(handlers, first_turn):
+    _, live = first_turn
+    _, final = ask(handlers, "那么园区污水处理厂的呢？", live["conversation"], live["owner"], live["turns"])
+    assert len(final["turns"]) == 2 and final["conversation"] == live["conversation"]
+    assert "检索查询：园区公共应急事故池的有效容积是多少？ / 那么园区污水处理厂的呢？" in final["chatbot"][5]["content"]
+    shown = handlers.show_turn(final["turns"], gr.SelectData(None, {"index": 2, "value": ""}))
+    assert shown["shown"] == 0 and shown["citations"] == live["citations"]
+    source = handlers.show_source(final["citation_select"]["choices"][0][1], final["turns"], 1)
+    assert "annex-source" in source
+
+
+def test_two_sessions_never_see_each_others_conversations(handlers, first_turn):
+    _, live = first_turn
+    other = handlers.on_load("")
+    assert other["owner"] != live["owner"] and other["conversations"]["choices"] == []
+    mine = handlers.on_load(live["owner"])["conversations"]["choices"]
+    assert live["conversation"] in [value for _, value in mine]
+    with pytest.warns(UserWarning, match="不属于"):
+        assert handlers.load_conversation(live["conversation"], other["owner"]) == {}
+
+
+@pytest.mark.parametrize("question", ["", "   "])
+def test_an_empty_question_is_refused_and_nothing_is_stored(handlers, service, question):
+    with pytest.warns(UserWarning, match="empty"):
+        updates, final = ask(handlers, question, owner="nobody-yet")
+    assert updates == [{"owner": "nobody-yet"}]
+    assert service.history.list_conversations("nobody-yet") == []
+
+
+def test_an_unknown_conversation_is_refused(handlers):
+    with pytest.warns(UserWarning, match="Unknown conversation"):
+        updates, _ = ask(handlers, QUESTION, conversation="0" * 32, owner="o")
+    assert updates == [{"owner": "o"}]
+
+
+def test_a_model_failing_mid_answer_shows_a_warning_and_the_offline_answer(service):
+    with FakeChatServer(Script(content=["园区公共应急事故池", "的有效容积为", "18000立方米 [3]。"], break_after=2)) as server:
+        model = OpenAIChatModel(server.base_url, "k", "qwen-test", timeout=2.0, max_retries=0)
+        p = service.pipeline
+        with_model = dataclasses.replace(service, pipeline=Pipeline(p.settings, p.read, p.retriever, p.history, model))
+        with pytest.warns(UserWarning, match="模型服务出错"):
+            _, final = ask(ChatHandlers(with_model), QUESTION, owner="llm-user")
+    answer = final["chatbot"][2]["content"]
+    assert answer.startswith("园区公共应急事故池的有效容积为")  # what the model streamed before it failed
+    assert "⚠️ 模型服务调用失败" in answer and "离线抽取模式" in answer and "18000" in answer
+    assert "think-warning" in final["thinking"] and "已改用离线抽取" in final["thinking"]
+    view: TurnView = final["turns"][-1]
+    assert view.fallback and view.warnings and view.model.startswith("qwen-test @ ")
+
+
+def test_a_new_conversation_empties_the_chat_and_panels(handlers):
+    cleared = handlers.new_conversation()
+    assert cleared["chatbot"] == [] and cleared["conversation"] == "" and cleared["turns"] == []
+    assert "提问后" in cleared["citations"] and "提问后" in cleared["thinking"]

@@ -1,0 +1,143 @@
+"""The Gradio Blocks: a chat with live side panels (graph paths, citations, thinking) and a knowledge-base tab."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Sequence
+
+import gradio as gr
+
+from kb.service import Service
+from ui import citations, paths_figure, thinking
+from ui.ask import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.knowledge_tab import build_knowledge_tab
+from ui.theme import CSS, THEME
+
+__all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
+
+# Each answer needs an attachment that retrieval alone would not bring: the walkthrough's four hops.
+EXAMPLES = (
+    "园区公共应急事故池的有效容积是多少？",  # body “详见附件8” → 附件8 “见附件12” → 附件12 (two hops)
+    "滨江物流园应急值班室电话是多少？",  # 附件4 “见附件3” → 附件3, an attachment that arrived as its own file
+    "东岭街道有几艘冲锋舟？存放在哪里？",  # the right 附件4 of two template-twin documents
+    "大型餐饮企业的餐厨垃圾收运费是多少？",  # 《餐厨垃圾收运价格表》 by title → 附表1
+)
+INTRO = (
+    "正文只写“详见附件12”，数据却在附件12里。annex-rag 把文档、附件和它们之间的引用存成图："
+    "检索命中正文后，沿 **REFERENCES** 边跳到附件本身，把附件原文连同引用一起给出。点一个示例问题试试。"
+)
+
+
+def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) -> gr.Blocks:
+    """The whole UI over one opened Service; each extension is called inside the Blocks (e.g. to add MCP tools)."""
+    handlers = ChatHandlers(service)
+    with gr.Blocks(title="annex-rag · 附件跳转问答", analytics_enabled=False) as demo:
+        owner = gr.State("")
+        conversation = gr.State("")
+        turns = gr.State([])
+        shown = gr.State(None)
+        with gr.Row(elem_id="annex-header", equal_height=True):
+            gr.Markdown(f"# 📎 annex-rag · 附件跳转问答\n{INTRO}", scale=4)
+            gr.Markdown(_model_line(service), elem_id="annex-model", scale=1)
+        with gr.Tabs():
+            with gr.Tab("问答", id="chat"):
+                with gr.Row(equal_height=False):
+                    with gr.Column(scale=11):
+                        chatbot = gr.Chatbot(
+                            elem_id="annex-chat", height=640, show_label=False, layout="bubble", latex_delimiters=[],
+                            allow_tags=False, buttons=["copy"], feedback_options=None,
+                            placeholder="问一个答案藏在附件里的问题，例如下面的示例。",
+                        )
+                        with gr.Row(equal_height=True):
+                            question = gr.Textbox(placeholder="输入问题，回车提问", show_label=False, scale=8, max_lines=4,
+                                                  elem_id="annex-question")
+                            send = gr.Button("提问", variant="primary", scale=1, min_width=80)
+                        with gr.Row(elem_id="annex-examples"):
+                            example_buttons = [gr.Button(q, size="sm", variant="secondary") for q in EXAMPLES]
+                        with gr.Accordion("设置", open=False):
+                            knobs = _settings_panel(service)
+                        with gr.Accordion("历史会话", open=False):
+                            new = gr.Button("新会话", size="sm")
+                            conversations = gr.Radio([], label="本窗口的会话（点击重新打开）", elem_id="annex-conversations")
+                    with gr.Column(scale=9):
+                        paths = gr.Plot(paths_figure.placeholder(), label="图谱路径：检索片段 → REFERENCES → 附件",
+                                        elem_id="annex-paths")
+                        with gr.Tabs():
+                            with gr.Tab("引用"):
+                                cites = gr.HTML(citations.EMPTY, elem_id="annex-citations", js_on_load=None)
+                                citation_select = gr.Dropdown([], label="查看来源", elem_id="annex-citation-select")
+                                source = gr.HTML(citations.render_source(None, None), elem_id="annex-source",
+                                                 js_on_load=None)
+                            with gr.Tab("思考"):
+                                thoughts = gr.HTML(thinking.EMPTY, elem_id="annex-thinking", js_on_load=None)
+            with gr.Tab("知识库", id="kb") as kb_page:
+                kb_tab = build_knowledge_tab(service)
+        for extension in extensions:
+            extension()
+
+        components = dict(question=question, chatbot=chatbot, conversation=conversation, owner=owner, turns=turns,
+                          shown=shown, thinking=thoughts, citations=cites, citation_select=citation_select,
+                          source=source, paths=paths, conversations=conversations)
+        outputs = [components[name] for name in OUTPUTS]
+        ask_inputs = [question, conversation, owner, turns, *knobs]
+
+        def ask(*args: Any) -> Iterator[tuple]:
+            for update in handlers.ask(*args):
+                yield _positional(update)
+
+        gr.on([question.submit, send.click], ask, ask_inputs, outputs, api_name="ask", api_visibility="undocumented",
+              concurrency_limit=4, concurrency_id="ask")
+        for button in example_buttons:
+            button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
+                ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask")
+        citation_select.input(handlers.show_source, [citation_select, turns, shown], source, api_visibility="private")
+
+        def show_turn(t: list, evt: gr.SelectData) -> tuple:
+            return _positional(handlers.show_turn(t, evt))
+
+        def libraries(chosen: list[str] | None) -> Any:
+            present = kb_tab.handlers.libraries()
+            return gr.update(choices=present, value=[x for x in chosen or () if x in present])
+
+        chatbot.select(show_turn, turns, outputs, api_visibility="private")
+        conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)), [conversations, owner], outputs,
+                            api_visibility="private")
+        new.click(lambda: _positional(handlers.new_conversation()), None, outputs, api_visibility="private")
+        demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private")
+        refresh_fn, refresh_inputs, refresh_outputs = kb_tab.refresh
+        kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
+        for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library
+            trigger(libraries, knobs[0], knobs[0], api_visibility="private")
+    return demo
+
+
+def _positional(update: Update) -> tuple:
+    """A handler's named updates in OUTPUTS order; gr.skip() for the outputs it leaves alone."""
+    unknown = set(update) - set(OUTPUTS)
+    if unknown:
+        raise KeyError(f"unknown outputs {sorted(unknown)}; the outputs are {OUTPUTS}")
+    return tuple(update[name] if name in update else gr.skip() for name in OUTPUTS)
+
+
+def _settings_panel(service: Service) -> list[gr.components.Component]:
+    """The knobs of a turn, in KNOBS order, with TurnRequest's defaults."""
+    libraries = sorted({s.library for s in service.stores.graph.list_documents()})
+    knobs = [
+        gr.CheckboxGroup(libraries, label="知识库（不选 = 全部）"),
+        gr.Slider(1, 100, DEFAULTS.top_k, step=1, label="topK：检索片段数"),
+        gr.Slider(0.0, 1.0, DEFAULTS.threshold, step=0.05, label="threshold：相对相关度阈值"),
+        gr.Checkbox(DEFAULTS.enable_hybrid_search, label="混合检索（向量 + BM25）"),
+        gr.Checkbox(DEFAULTS.enable_rerank, label="重排序"),
+        gr.Checkbox(DEFAULTS.enable_context_expansion, label="上下文扩展（相邻片段）"),
+        gr.Slider(0, 5, DEFAULTS.hops, step=1, label="hops：沿引用跳转的步数（0 = 不预取附件）"),
+        gr.Checkbox(DEFAULTS.think, label="think：让模型先思考（仅对支持的模型有效）"),
+        gr.Slider(0, 10, DEFAULTS.history_turns, step=1, label="historyTurns：检索时带上的前几轮问题"),
+    ]
+    assert len(knobs) == len(KNOBS)
+    gr.Markdown(_model_line(service))
+    return knobs
+
+
+def _model_line(service: Service) -> str:
+    """Which model answers: the offline extractive answerer, or the endpoint's model."""
+    if service.pipeline.model is None:
+        return f"**模型**：{service.pipeline.model_name}<br>无需密钥、不联网：回答句子逐字摘自原文，并注明出处。"
+    return f"**模型**：{service.pipeline.model_name}<br>模型服务失败时自动改用离线抽取回答。"

@@ -1,0 +1,103 @@
+"""Pure renderers of the knowledge-base tab: ingest results, the document list, one document's view."""
+from __future__ import annotations
+
+from collections import defaultdict
+from types import MappingProxyType
+from typing import Sequence
+
+from graph.store import AttachmentInfo, DocumentSummary
+from kb.model import BODY, Document, IngestResult
+from ui.safe import clip, h
+
+STATUS = MappingProxyType({
+    "ingested": ("✓", "已入库", "ok"),
+    "attached": ("↳", "作为附件并入", "ok"),
+    "unchanged": ("=", "未变化，跳过", "same"),
+    "error": ("✗", "失败", "error"),
+})
+DOCUMENT_COLUMNS = ["文档", "库", "附件", "片段", "悬空引用", "标签", "id"]
+TEXT_PREVIEW = 20000  # characters of a document's text shown in its view
+
+
+def ingest_results_html(results: Sequence[IngestResult]) -> str:
+    """One row per uploaded file: status, document, attachments found, dangling references, or the error."""
+    if not results:
+        return '<div class="annex-empty">没有可入库的文件（支持 .docx / .md / .txt）。</div>'
+    rows = []
+    for r in results:
+        icon, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
+        doc = r.document
+        if r.error:
+            detail = h(r.error)
+        elif doc is not None:
+            labels = "、".join(a.label for a in doc.attachments) or "无附件"
+            dangling = "、".join(dict.fromkeys(x.label for x in doc.dangling))
+            detail = f"《{h(doc.title)}》 · {len(doc.attachments)} 个附件（{h(clip(labels, 80))}） · {len(doc.chunks)} 个片段"
+            if dangling:
+                detail += f' · <span class="kb-dangling">悬空引用：{h(dangling)}</span>'
+        else:
+            detail = ""
+        rows.append(f'<tr class="kb-{cls}"><td>{icon} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
+    ok = sum(1 for r in results if r.status != "error")
+    head = f'<div class="kb-summary">{ok} 个文件成功，{len(results) - ok} 个失败</div>'
+    return f'{head}<table class="kb-table"><tr><th>结果</th><th>文件</th><th>详情</th></tr>{"".join(rows)}</table>'
+
+
+def document_rows(summaries: Sequence[DocumentSummary], attachments: Sequence[AttachmentInfo]) -> list[list[str | int]]:
+    """Rows of the document list (DOCUMENT_COLUMNS); plain strings, shown as text by the Dataframe."""
+    labels: dict[str, list[str]] = defaultdict(list)
+    for a in attachments:
+        labels[a.doc_id].append(a.label)
+    return [
+        [s.name, s.library, f"{s.attachments}：{clip('、'.join(labels[s.id]), 60)}" if s.attachments else "0",
+         s.chunks, "、".join(s.dangling), "、".join(s.tags), s.id]
+        for s in summaries
+    ]
+
+
+def document_choices(summaries: Sequence[DocumentSummary]) -> list[tuple[str, str]]:
+    """(label, doc id) for the document selector."""
+    return [(f"{s.name}（{s.library}）", s.id) for s in summaries]
+
+
+def document_view_html(doc: Document | None) -> str:
+    """A document: its files, its attachments with who references them, every reference, and its text."""
+    if doc is None:
+        return '<div class="annex-empty">选择一个文档，查看它的附件和引用。</div>'
+    incoming: dict[str, list[str]] = defaultdict(list)
+    for r in doc.references:
+        if r.target:
+            incoming[r.target].append(f"{r.source or '正文'}“{r.mention}”")
+    att_rows = "".join(
+        f"<tr><td>{h(a.label)}</td><td>{h(a.title)}</td><td>{a.end - a.start}</td>"
+        f"<td>{h('；'.join(incoming.get(a.label, [])) or '—')}</td></tr>"
+        for a in doc.attachments
+    )
+    ref_rows = "".join(
+        f'<tr class="{"kb-error" if r.dangling else ""}"><td>{h(r.source or "正文")}</td><td>{h(r.mention)}</td>'
+        f'<td>{"✗ " + h(r.label) + " 不存在（悬空引用）" if r.dangling else "→ " + h(r.target)}</td>'
+        f"<td>{h(_context(doc.text, r.start, r.end))}</td></tr>"
+        for r in doc.references
+    )
+    files = "、".join(p.file for p in doc.parts)
+    tags = f" · 标签：{h('、'.join(doc.tags))}" if doc.tags else ""
+    preview = doc.text[:TEXT_PREVIEW] + ("\n…" if len(doc.text) > TEXT_PREVIEW else "")
+    body_chunks = sum(1 for c in doc.chunks if c.attachment == BODY)
+    return (
+        f'<div class="kb-doc"><h3>📄 {h(doc.title)}</h3>'
+        f'<div class="kb-meta">库：{h(doc.library)} · 文件：{h(files)} · {len(doc.text)} 字 · '
+        f'{len(doc.chunks)} 个片段（正文 {body_chunks}）{tags} · id {h(doc.id)}</div>'
+        f"<h4>附件（{len(doc.attachments)}）</h4>"
+        + (f'<table class="kb-table"><tr><th>编号</th><th>名称</th><th>字数</th><th>被谁引用</th></tr>{att_rows}</table>'
+           if doc.attachments else '<div class="annex-empty">没有识别出附件。</div>')
+        + f"<h4>引用（{len(doc.references)}，悬空 {len(doc.dangling)}）</h4>"
+        + (f'<table class="kb-table"><tr><th>位置</th><th>原文提法</th><th>指向</th><th>上下文</th></tr>{ref_rows}</table>'
+           if doc.references else '<div class="annex-empty">没有引用。</div>')
+        + f'<details><summary>全文</summary><pre class="kb-text">{h(preview)}</pre></details></div>'
+    )
+
+
+def _context(text: str, start: int, end: int, width: int = 24) -> str:
+    before = text[max(0, start - width) : start].split("\n")[-1]
+    after = text[end : end + width].split("\n")[0]
+    return f"…{before}【{text[start:end]}】{after}…"

@@ -1,0 +1,198 @@
+"""The graph paths of one turn as a plotly figure: retrieved chunks → REFERENCES → attachments, left to right."""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+import networkx as nx
+import plotly.graph_objects as go
+
+from ui.safe import clip, h
+
+# kind → (legend name, colour, marker symbol)
+KINDS = MappingProxyType({
+    "chunk": ("检索命中的片段", "#64748b", "circle"),
+    "answer": ("回答的“相关附件”", "#7c3aed", "diamond"),
+    "hit": ("检索直接命中的附件", "#0ea5e9", "square"),
+    "hop": ("经引用跳转到的附件", "#f97316", "square"),
+})
+# stage → (edge colour, dash, edge name)
+STAGES = MappingProxyType({
+    "search": ("#94a3b8", "dot", "片段属于附件"),
+    "prefetch": ("#f97316", "solid", "REFERENCES（回答前预取）"),
+    "post_hop": ("#7c3aed", "dash", "回答后跳转"),
+})
+LABEL_CHARS = 13
+FADED = 0.3  # opacity of what the answer did not use
+
+
+def path_graph(paths: Sequence[Mapping]) -> nx.DiGraph:
+    """Nodes (kind, label, doc) and edges (stage, mention) of the paths, each node on its longest-path layer.
+
+    An attachment is a "hop" when a REFERENCES edge led to it before the answer, else a "hit" when search found
+    one of its chunks; one that only the answer's 相关附件 section named is a "hop" too (resolved after the answer).
+    """
+    graph = nx.DiGraph()
+    reached: dict[str, set[str]] = {}
+    for path in paths:
+        steps = path["steps"]
+        for i, step in enumerate(steps):
+            graph.add_node(step["id"], kind=step["kind"], label=step["label"], doc_id=step.get("doc_id", ""))
+            if i:
+                reached.setdefault(step["id"], set()).add(path["stage"])
+                previous = steps[i - 1]["id"]
+                if not graph.has_edge(previous, step["id"]) or path["stage"] == "prefetch":
+                    graph.add_edge(previous, step["id"], stage=path["stage"], mention=step.get("mention", ""))
+    for node, stages in reached.items():
+        if graph.nodes[node]["kind"] == "attachment":
+            graph.nodes[node]["kind"] = "hit" if "search" in stages and "prefetch" not in stages else "hop"
+    layers: dict[str, int] = {}
+    for node in _topological(graph):
+        preds = [layers[p] for p in graph.predecessors(node) if p in layers]
+        layers[node] = max(preds) + 1 if preds else 0
+    for node, layer in layers.items():
+        graph.nodes[node]["layer"] = layer
+    return graph
+
+
+def layered_positions(graph: nx.DiGraph) -> dict[str, tuple[float, float]]:
+    """x = layer; within a layer, nodes ordered by the mean position of their neighbours (fewer crossings)."""
+    layers: dict[int, list[str]] = {}
+    for node, data in graph.nodes(data=True):
+        layers.setdefault(data["layer"], []).append(node)
+    order = {node: i for nodes in layers.values() for i, node in enumerate(nodes)}
+
+    def barycentre(node: str, neighbours) -> float:
+        near = [order[n] for n in neighbours(node) if n in order]
+        return sum(near) / len(near) if near else order[node]
+
+    for _ in range(2):
+        for layer in sorted(layers)[1:]:
+            layers[layer].sort(key=lambda n: barycentre(n, graph.predecessors))
+            order.update({n: i for i, n in enumerate(layers[layer])})
+        if 0 in layers:
+            layers[0].sort(key=lambda n: (graph.nodes[n]["kind"] == "answer", barycentre(n, graph.successors)))
+            order.update({n: i for i, n in enumerate(layers[0])})
+    tallest = max(len(nodes) for nodes in layers.values())
+    return {
+        node: (float(layer), (len(nodes) - 1) / 2 - i if len(nodes) > 1 else 0.0) if tallest else (0.0, 0.0)
+        for layer, nodes in layers.items() for i, node in enumerate(nodes)
+    }
+
+
+def focus(paths: Sequence[Mapping]) -> tuple[set[str], set[tuple[str, str]]]:
+    """Nodes and edges of the paths that end at an attachment the answer used (all of them if it named none)."""
+    used = {p["steps"][-1]["id"] for p in paths if p["stage"] == "post_hop"}
+    chosen = [p for p in paths if not used or p["steps"][-1]["id"] in used]
+    nodes = {s["id"] for p in chosen for s in p["steps"]}
+    edges = {(a["id"], b["id"]) for p in chosen for a, b in zip(p["steps"], p["steps"][1:])}
+    return nodes, edges
+
+
+def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = None) -> go.Figure:
+    """A left-to-right picture of the paths; nodes coloured by kind, the answer's own paths in full colour."""
+    titles = titles or {}
+    if not paths:
+        return _empty("本轮没有图谱路径：检索没有命中附件，也没有引用指向附件。")
+    graph = path_graph(paths)
+    positions = layered_positions(graph)
+    lit_nodes, lit_edges = focus(paths)
+    last = max(d["layer"] for _, d in graph.nodes(data=True))
+    tallest = max(sum(1 for _, d in graph.nodes(data=True) if d["layer"] == layer) for layer in range(last + 1))
+    main_doc = _main_document(graph, lit_nodes)
+    fig = go.Figure()
+    annotations = []
+    for stage, (colour, dash, name) in STAGES.items():
+        for lit in (False, True):
+            xs, ys = [], []
+            for a, b, data in graph.edges(data=True):
+                if data["stage"] != stage or ((a, b) in lit_edges) != lit:
+                    continue
+                (x0, y0), (x1, y1) = positions[a], positions[b]
+                xs += [x0, x1, None]
+                ys += [y0, y1, None]
+                annotations.append(dict(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", text="",
+                                        showarrow=True, arrowhead=3, arrowsize=1.1, arrowwidth=1.6 if lit else 1,
+                                        arrowcolor=colour, opacity=1 if lit else FADED, standoff=10, startstandoff=7))
+                if lit and data["mention"] and stage == "prefetch":
+                    annotations.append(dict(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=h(clip(data["mention"], 10)),
+                                            showarrow=False, font=dict(size=10, color=colour),
+                                            bgcolor="rgba(255,255,255,0.9)"))
+            if xs:
+                fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=name, hoverinfo="skip", showlegend=lit,
+                                         legendgroup=stage, opacity=1 if lit else FADED,
+                                         line=dict(color=colour, width=2 if lit else 1, dash=dash)))
+    for kind, (name, colour, symbol) in KINDS.items():
+        nodes = [(n, d) for n, d in graph.nodes(data=True) if d["kind"] == kind]
+        if not nodes:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[positions[n][0] for n, _ in nodes], y=[positions[n][1] for n, _ in nodes], mode="markers+text",
+            name=name, text=[_label(d, titles, main_doc, n in lit_nodes) for n, d in nodes],
+            textposition=[_text_position(d["layer"], last) for _, d in nodes],
+            hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")) for _, d in nodes],
+            hoverinfo="text", textfont=dict(size=11, color=["#0f172a" if n in lit_nodes else "#94a3b8" for n, _ in nodes]),
+            marker=dict(size=15 if kind != "chunk" else 11, color=colour, symbol=symbol,
+                        opacity=[1 if n in lit_nodes else FADED for n, _ in nodes], line=dict(width=1, color="white")),
+        ))
+    fig.update_layout(
+        annotations=annotations, height=max(300, min(580, 48 * tallest + 160)), margin=dict(l=6, r=6, t=40, b=6),
+        plot_bgcolor="white", paper_bgcolor="white", hovermode="closest",
+        legend=dict(orientation="h", yanchor="top", y=0, x=0, font=dict(size=11)),
+        xaxis=dict(visible=False, range=[-1.05, last + 1.05], fixedrange=True),
+        yaxis=dict(visible=False, range=[-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6], fixedrange=True),
+    )
+    return fig
+
+
+def _text_position(layer: int, last: int) -> str:
+    if layer == 0 and last > 0:
+        return "middle left"
+    return "middle right" if layer == last else "top center"
+
+
+def _label(node: Mapping, titles: Mapping[str, str], main_doc: str, lit: bool) -> str:
+    """The node's label; nodes of a document other than the answer's main one carry a short document title."""
+    label = clip(node["label"], LABEL_CHARS)
+    if node["doc_id"] and node["doc_id"] != main_doc and node["kind"] != "answer":
+        label = f"{clip(titles.get(node['doc_id'], ''), 6)}·{label}"
+    return f"<b>{h(label)}</b>" if lit else h(label)
+
+
+def _main_document(graph: nx.DiGraph, lit_nodes: set[str]) -> str:
+    """The document most of the highlighted nodes belong to."""
+    counts: dict[str, int] = {}
+    for node, data in graph.nodes(data=True):
+        if data["doc_id"]:
+            counts[data["doc_id"]] = counts.get(data["doc_id"], 0) + (3 if node in lit_nodes else 1)
+    return max(counts, key=counts.get) if counts else ""
+
+
+def _topological(graph: nx.DiGraph) -> list[str]:
+    """Nodes in dependency order; a reference cycle (附件A ↔ 附件B) is broken by dropping its back edges."""
+    try:
+        return list(nx.topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        acyclic = nx.DiGraph(graph)
+        while True:
+            try:
+                cycle = nx.find_cycle(acyclic)
+            except nx.NetworkXNoCycle:
+                return list(nx.topological_sort(acyclic))
+            acyclic.remove_edge(*cycle[-1][:2])
+
+
+def _empty(message: str) -> go.Figure:
+    fig = go.Figure()
+    fig.update_layout(
+        height=260, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white", paper_bgcolor="white",
+        xaxis=dict(visible=False), yaxis=dict(visible=False),
+        annotations=[dict(text=h(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
+                          font=dict(size=13, color="#64748b"))],
+    )
+    return fig
+
+
+def placeholder() -> go.Figure:
+    """The picture before the first question."""
+    return _empty("提问后，这里画出从检索片段经 REFERENCES 边到附件的路径。")

@@ -1,0 +1,52 @@
+"""The look: a Gradio theme with local fonts only (no font CDN) and the CSS of the rendered panels."""
+from __future__ import annotations
+
+import gradio as gr
+
+_SANS = ["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Noto Sans CJK SC", "PingFang SC",
+         "Microsoft YaHei", "sans-serif"]
+_MONO = ["ui-monospace", "SFMono-Regular", "Menlo", "Noto Sans Mono CJK SC", "monospace"]
+
+THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="orange", neutral_hue="slate", font=_SANS, font_mono=_MONO)
+
+CSS = """
+.gradio-container { max-width: 1680px !important; }
+#annex-header h1 { margin: 0 0 2px 0; font-size: 1.55rem; }
+#annex-header p { margin: 0; color: var(--body-text-color-subdued); }
+#annex-model { font-size: 0.85rem; color: var(--body-text-color-subdued); text-align: right; }
+#annex-examples button { font-size: 0.85rem; }
+.annex-empty { color: var(--body-text-color-subdued); padding: 12px; font-size: 0.9rem; }
+.annex-cites, .annex-source, .annex-thinking, .kb-doc { font-size: 0.9rem; line-height: 1.6; }
+#annex-citations { max-height: 560px; overflow-y: auto; }
+.cite-doc { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 8px 10px; margin-bottom: 10px;
+  background: var(--background-fill-primary); }
+.cite-doc header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; margin-bottom: 4px; }
+.cite-title { font-weight: 600; }
+.cite-lib { font-size: 0.75rem; padding: 0 6px; border-radius: 8px; background: var(--background-fill-secondary); }
+.cite-nums { font-size: 0.8rem; color: #4f46e5; }
+.cite-snippet { border-left: 3px solid #f59e0b; padding: 2px 0 2px 8px; margin: 6px 0; }
+.cite-where { font-size: 0.8rem; color: var(--body-text-color-subdued); margin-bottom: 2px; }
+.cite-how { margin-left: 6px; padding: 0 5px; border-radius: 6px; background: #ffedd5; color: #9a3412; font-size: 0.72rem; }
+.cite-text { white-space: pre-wrap; word-break: break-word; }
+mark.cite-span { background: #fef3c7; color: inherit; padding: 0; }
+mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding: 0 1px; border-radius: 2px; }
+.cite-gap { color: var(--body-text-color-subdued); }
+.cite-note { font-size: 0.75rem; color: var(--body-text-color-subdued); }
+.annex-source { border: 1px dashed #a5b4fc; border-radius: 8px; padding: 8px 10px; }
+.think-steps { margin: 0; padding-left: 4px; list-style: none; }
+.think-steps li { margin: 3px 0; }
+.think-icon { display: inline-block; width: 1.6em; }
+.think-model pre { white-space: pre-wrap; font-size: 0.85rem; }
+.think-warning { color: #b45309; margin-top: 6px; }
+.think-meta { margin-top: 8px; font-size: 0.8rem; color: var(--body-text-color-subdued); }
+.kb-table { border-collapse: collapse; width: 100%; font-size: 0.85rem; margin: 4px 0 10px 0; }
+.kb-table th, .kb-table td { border: 1px solid var(--border-color-primary); padding: 3px 6px; text-align: left;
+  vertical-align: top; }
+.kb-table tr.kb-error td { color: #b91c1c; }
+.kb-table tr.kb-ok td:first-child { color: #15803d; }
+.kb-dangling { color: #b91c1c; }
+.kb-summary { font-weight: 600; margin-bottom: 4px; }
+.kb-meta { color: var(--body-text-color-subdued); font-size: 0.8rem; }
+#kb-document { max-height: 760px; overflow-y: auto; }
+.kb-text { white-space: pre-wrap; max-height: 420px; overflow-y: auto; font-size: 0.8rem; }
+"""
