@@ -12,7 +12,7 @@ from graph import schema as cypher
 from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
 from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
-from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary
+from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge
 from kb.model import Chunk, Document
 
 DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it lives inside `path`
@@ -90,6 +90,8 @@ class KuzuGraphStore:
     def load_document(self, doc_id: str) -> Document | None:
         """Rebuild the stored Document, equal to what was written, or None; read from one snapshot."""
         params = {"id": doc_id}
+        if not self._read(cypher.CONTENT_HASH, params):  # absent (every first ingest asks): one lookup, not four
+            return None
         row, attachments, chunks, refs = self._read_snapshot(
             [(cypher.LOAD_DOCUMENT, params), (cypher.LOAD_ATTACHMENTS, params), (cypher.LOAD_CHUNKS, params),
              (cypher.LOAD_REFERENCES, params)]
@@ -154,6 +156,11 @@ class KuzuGraphStore:
     def all_chunks(self) -> list[Chunk]:
         """Every chunk (for the BM25 index), in document and chunk order."""
         return [Chunk(*row[:7]) for row in self._read(cypher.ALL_CHUNKS)]
+
+    def reference_edges(self) -> list[ReferenceEdge]:
+        """Every traversable REFERENCES edge, from chunks and from attachments, read from one snapshot."""
+        rows = self._read_snapshot([(cypher.CHUNK_REFERENCES, {}), (cypher.ATTACHMENT_REFERENCES, {})])
+        return [ReferenceEdge(*row) for part in rows for row in part]
 
     def list_attachments(self) -> list[AttachmentInfo]:
         """Every attachment with its document's title and library."""

@@ -82,12 +82,20 @@ ATTACHMENT_CHUNKS = (
     f"MATCH (:Attachment {{id: $id}})-[:HAS_CHUNK]->(c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.idx, c.pos"
 )
 
+# For a handful of ids, IN (a scan of the Attachment ids) beats UNWIND, which Kuzu 0.11 plans as a hash join
+# whose build side is every attachment chunk with its text: 5 ms vs 80 ms for 10 ids at ~92k chunks.
 ATTACHMENTS_CHUNKS = (
-    f"UNWIND $ids AS i MATCH (a:Attachment {{id: i}})-[:HAS_CHUNK]->(c:Chunk) "
+    f"MATCH (a:Attachment)-[:HAS_CHUNK]->(c:Chunk) WHERE a.id IN $ids "
     f"RETURN a.id, {_CHUNK_COLUMNS} ORDER BY a.id, c.idx"
 )
 CHUNKS_BY_ID = f"UNWIND $ids AS i MATCH (c:Chunk {{id: i}}) RETURN {_CHUNK_COLUMNS}"
 ALL_CHUNKS = f"MATCH (c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.doc_id, c.pos"
+CHUNK_REFERENCES = (
+    "MATCH (c:Chunk)-[r:REFERENCES]->(a:Attachment) RETURN c.doc_id, c.id, '', a.label, r.mention, r.char_start"
+)
+ATTACHMENT_REFERENCES = (
+    "MATCH (b:Attachment)-[r:REFERENCES]->(a:Attachment) RETURN b.doc_id, '', b.label, a.label, r.mention, r.char_start"
+)
 LIST_ATTACHMENTS = (
     "MATCH (d:Document)-[:HAS_ATTACHMENT]->(a:Attachment) "
     "RETURN d.id, d.title, d.library, a.label, a.title ORDER BY d.library, d.name, d.id, a.pos"

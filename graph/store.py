@@ -33,6 +33,18 @@ class AttachmentPath:
 
 
 @dataclass(frozen=True)
+class ReferenceEdge:
+    """A traversable REFERENCES edge: from a chunk (chunk_id set) or from an attachment (source set)."""
+
+    doc_id: str
+    chunk_id: str  # the chunk holding the mention, "" for an attachment→attachment edge
+    source: str  # label of the attachment the edge leaves, "" for a chunk→attachment edge
+    target: str  # label of the attachment it reaches
+    mention: str
+    start: int  # char offset of the mention
+
+
+@dataclass(frozen=True)
 class AttachmentInfo:
     """An attachment as listed for resolution and display."""
 
@@ -41,6 +53,19 @@ class AttachmentInfo:
     library: str
     label: str
     title: str
+
+
+class GraphReads(Protocol):
+    """The reads a turn makes (prefetch, the hop); the GraphStore and the in-memory graph/view.py answer them alike."""
+
+    def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
+        """Every REFERENCES path of 1..hops steps from the given chunks to attachments."""
+
+    def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
+        """The chunks, in order, of several (doc_id, label) attachments."""
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The chunks among these ids, in the order asked."""
 
 
 class GraphStore(Protocol):
@@ -80,6 +105,9 @@ class GraphStore(Protocol):
 
     def all_chunks(self) -> list[Chunk]:
         """Every chunk (for the BM25 index), in document and chunk order."""
+
+    def reference_edges(self) -> list[ReferenceEdge]:
+        """Every traversable REFERENCES edge (for the in-memory graph view of graph/view.py)."""
 
     def list_attachments(self) -> list[AttachmentInfo]:
         """Every attachment with its document's title and library, by library, document and position."""

@@ -12,7 +12,7 @@ from chromadb.errors import ChromaError
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from kb.errors import AnnexError
-from kb.model import BODY, Document
+from kb.model import BODY, Chunk, Document
 from kb.settings import Settings, load_settings
 from kb.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION, Embedder, VectorHit
 
@@ -157,19 +157,30 @@ class ChromaVectorStore:
         hits: list[VectorHit] = []
         for name in collections:
             collection = self.collections[name]
+            # No count() first: Chroma 1.x returns what it has when asked for more (or for an empty
+            # collection), and a count costs ~5 ms per collection at 100k chunks.
             with self._errors(f"query {name}"):
-                size = collection.count()
-                if size == 0:
-                    continue
                 result = collection.query(
                     query_embeddings=vector,  # type: ignore[arg-type]
-                    n_results=min(k, size),
+                    n_results=k,
                     where=where,  # type: ignore[arg-type]
                     include=["documents", "metadatas", "distances"],
                 )
             hits.extend(_hits(result))
         hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
         return hits[:k]
+
+    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
+        """One attachment's chunks from the attachment collection, in chunk order (the keyword baseline's fetch)."""
+        with self._errors(f"fetch the chunks of {label} of {doc_id!r}"):
+            result = self.collections[ATTACHMENT_COLLECTION].get(
+                where={"$and": [{"doc_id": doc_id}, {"attachment": label}]}, include=["documents", "metadatas"]
+            )
+        chunks = [
+            Chunk(chunk_id, doc_id, label, int(meta["index"]), int(meta["start"]), int(meta["end"]), text or "")
+            for chunk_id, text, meta in zip(result["ids"], result["documents"] or [], result["metadatas"] or [])
+        ]
+        return sorted(chunks, key=lambda c: c.index)
 
     def doc_ids(self) -> set[str]:
         """Every document id that has chunks stored."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from graph.resolve import AttachmentCatalog, resolve_line
-from graph.store import GraphStore
+from graph.resolve import AttachmentCatalog, Resolution, resolve_line
+from graph.store import GraphReads
+from kb.model import Chunk
 from kb.prefetch import attachment_text
 from kb.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_ITEM, ATTACHMENT_MISSING
 from kb.section import SectionLine, extract_section
@@ -23,7 +24,7 @@ class HopResult:
 
 def post_answer_hop(
     answer: str,
-    graph: GraphStore,
+    graph: GraphReads,
     catalog: AttachmentCatalog,
     sources: Sequence[Source],
     libraries: Sequence[str] | None,
@@ -35,7 +36,7 @@ def post_answer_hop(
     by_n = {s.n: s for s in sources}
     cited = catalog.of_documents([by_n[n].doc_id for n in cited_numbers(answer) if n in by_n])
     tiers = (cited, catalog.of_documents([s.doc_id for s in sources]), catalog.of_libraries(libraries))
-    resolved: list[tuple[SectionLine, object]] = []
+    resolved: list[tuple[SectionLine, Resolution | None]] = []
     seen: set[tuple[str, str]] = set()
     for line in lines:
         found = resolve_line(line.label, line.title, tiers)
@@ -47,6 +48,15 @@ def post_answer_hop(
         resolved.append((line, found))
     keys = [(f.attachment.doc_id, f.attachment.label) for _, f in resolved if f is not None]
     contents = graph.attachments_chunks(keys) if keys else {}
+    return assemble_hop(resolved, contents, sources)
+
+
+def assemble_hop(
+    resolved: Sequence[tuple[SectionLine, Resolution | None]],
+    contents: dict[tuple[str, str], list[Chunk]],
+    sources: Sequence[Source],
+) -> HopResult:
+    """The items, the appended block, the sources and the paths of resolved lines and their fetched chunks."""
     existing = {(s.doc_id, s.label): s for s in sources if s.label and s.title}
     next_n = max((s.n for s in sources), default=0) + 1
     items: list[AttachmentItem] = []

@@ -187,11 +187,11 @@ class Pipeline:
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
         """Attachments reached through REFERENCES from the hits, under the prefetch budget."""
-        return prefetch(self.graph, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget)
+        return prefetch(snapshot.view, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget)
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         """The post-answer attachment hop over the answer's 相关附件 section."""
-        return post_answer_hop(answer, self.graph, snapshot.catalog, sources, list(request.library_ids) or None)
+        return post_answer_hop(answer, snapshot.view, snapshot.catalog, sources, list(request.library_ids) or None)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline extractive answer."""

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from graph.resolve import AttachmentCatalog
-from graph.store import GraphStore
+from graph.store import GraphReads
 from kb.model import Chunk
 from kb.turn import GraphPath, Hit, PathStep
 
@@ -45,7 +45,7 @@ def attachment_text(chunks: Sequence[Chunk]) -> str:
 
 
 def prefetch(
-    graph: GraphStore, catalog: AttachmentCatalog, hits: Sequence[Hit], hops: int, budget: int
+    graph: GraphReads, catalog: AttachmentCatalog, hits: Sequence[Hit], hops: int, budget: int
 ) -> PrefetchResult:
     """Attachments reached from the hits (search hits in attachments first), their content under a char budget."""
     order: dict[tuple[str, str], tuple[int, int, str]] = {}  # (doc, label) → (hops, hit rank, mention)

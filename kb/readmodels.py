@@ -1,4 +1,4 @@
-"""In-memory read models over the stores (BM25 index, attachment catalog, document titles), rebuilt after writes."""
+"""In-memory read models over the stores (BM25, attachment catalog, graph view, documents), rebuilt after writes."""
 from __future__ import annotations
 
 import threading
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
+from graph.view import GraphView
 from kb.bm25 import BM25Index, IndexedChunk
 from kb.ingest import Ingestor
 
@@ -18,6 +19,7 @@ class Snapshot:
     bm25: BM25Index
     catalog: AttachmentCatalog
     documents: dict[str, DocumentSummary]
+    view: GraphView  # REFERENCES edges and attachment chunks: prefetch and the hop read these, not the store
 
     @property
     def libraries(self) -> set[str]:
@@ -46,9 +48,11 @@ class ReadModels:
 
     def _build(self, generation: int) -> Snapshot:
         documents = {d.id: d for d in self.graph.list_documents()}
+        stored = [c for c in self.graph.all_chunks() if c.doc_id in documents]
         chunks = [
             IndexedChunk(c.id, c.doc_id, documents[c.doc_id].library, c.attachment, c.index, c.start, c.end, c.text)
-            for c in self.graph.all_chunks()
-            if c.doc_id in documents
+            for c in stored
         ]
-        return Snapshot(generation, BM25Index(chunks), AttachmentCatalog(self.graph.list_attachments()), documents)
+        view = GraphView(stored, self.graph.reference_edges())
+        catalog = AttachmentCatalog(self.graph.list_attachments())
+        return Snapshot(generation, BM25Index(chunks), catalog, documents, view)

@@ -37,10 +37,13 @@ class Retriever:
 
     def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
         """The top-k hits above the threshold, best first, with neighbours when expansion is on."""
+        index = self.bm25()
         libraries = list(request.library_ids) or None
+        if libraries and index.libraries and index.libraries <= set(libraries):
+            libraries = None  # the filter keeps everything, and a filtered Chroma query costs ~20x an open one
         pool = max(CANDIDATES, request.top_k * 2)
         vector_hits = self.vectors.query(query, pool, libraries, request.document_id)
-        word_hits = self.bm25().search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
+        word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
         hits = [h for h in hits if h.score >= request.threshold][: request.top_k]
         if request.enable_rerank and hits:

@@ -1,0 +1,68 @@
+"""GraphView: the graph's REFERENCES edges and attachment chunks in memory, for prefetch and the post-answer hop.
+
+Built with the other read models after each write (kb/readmodels.py), it answers the three reads a turn makes
+— attachment_paths, attachments_chunks, chunks_by_id — with the same results as the store, without a query.
+Measured at ~92k chunks on Kuzu 0.11: a primary-key lookup costs ~0.3 ms, `UNWIND $ids … {id: i}` plans a
+hash join over a full Chunk scan (~28 ms for 20 ids), and `c.id IN $ids` scans too (~9 ms for 1 id, ~26 ms
+for 20 with 2 hops); the view answers in microseconds. The store stays the source of truth.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from graph.store import AttachmentPath, ReferenceEdge
+from kb.model import Chunk
+
+_Step = tuple[str, str, int]  # (target label, mention, char start)
+
+
+class GraphView:
+    """Read-only, in-memory copy of the chunks and traversable REFERENCES edges of the graph store."""
+
+    def __init__(self, chunks: Iterable[Chunk], edges: Iterable[ReferenceEdge]) -> None:
+        self._chunks: dict[str, Chunk] = {}
+        self._owned: dict[tuple[str, str], list[Chunk]] = {}
+        for chunk in chunks:
+            self._chunks[chunk.id] = chunk
+            if chunk.attachment:
+                self._owned.setdefault((chunk.doc_id, chunk.attachment), []).append(chunk)
+        for owned in self._owned.values():
+            owned.sort(key=lambda c: c.index)
+        self._from_chunk: dict[str, list[_Step]] = {}
+        self._from_attachment: dict[tuple[str, str], list[_Step]] = {}
+        for e in edges:
+            step = (e.target, e.mention, e.start)
+            if e.chunk_id:
+                self._from_chunk.setdefault(e.chunk_id, []).append(step)
+            else:
+                self._from_attachment.setdefault((e.doc_id, e.source), []).append(step)
+
+    def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
+        """Every acyclic REFERENCES path of 1..hops steps from the chunks (GraphStore.attachment_paths)."""
+        if hops < 0:
+            raise ValueError(f"hops must not be negative, got {hops}")
+        best: dict[tuple[str, tuple[str, ...]], tuple[tuple, AttachmentPath]] = {}
+        for order, chunk_id in enumerate(dict.fromkeys(chunk_ids)):
+            chunk = self._chunks.get(chunk_id)
+            if chunk is None or hops == 0:
+                continue
+            stack = [((label,), (mention,), (start,)) for label, mention, start in self._from_chunk.get(chunk_id, ())]
+            while stack:
+                labels, mentions, starts = stack.pop()
+                rank = (order, len(labels), starts, labels)
+                key = (chunk_id, labels)
+                if key not in best or rank < best[key][0]:  # repeated mentions of one route keep the earliest
+                    best[key] = (rank, AttachmentPath(chunk_id, chunk.doc_id, labels, mentions))
+                if len(labels) < hops:
+                    for label, mention, start in self._from_attachment.get((chunk.doc_id, labels[-1]), ()):
+                        if label not in labels:
+                            stack.append(((*labels, label), (*mentions, mention), (*starts, start)))
+        return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
+
+    def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
+        """The chunks, in order, of several (doc_id, label) attachments (GraphStore.attachments_chunks)."""
+        return {key: list(self._owned.get(key, ())) for key in keys}
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The known chunks among these ids, in the order asked (GraphStore.chunks_by_id)."""
+        return [self._chunks[i] for i in chunk_ids if i in self._chunks]
