@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
-from kb.bm25 import BM25Index, IndexedChunk
+from kb.bm25 import BM25Index, IndexedChunk, TokenCache
 from kb.ingest import Ingestor
 
 
@@ -34,6 +34,7 @@ class ReadModels:
         self.ingestor = ingestor
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
+        self.tokens = TokenCache()
 
     def current(self) -> Snapshot:
         """The snapshot for the ingestor's current generation."""
@@ -55,4 +56,4 @@ class ReadModels:
         ]
         view = GraphView(stored, self.graph.reference_edges())
         catalog = AttachmentCatalog(self.graph.list_attachments())
-        return Snapshot(generation, BM25Index(chunks), catalog, documents, view)
+        return Snapshot(generation, BM25Index(chunks, self.tokens), catalog, documents, view)

@@ -103,3 +103,18 @@ def test_rerank_endpoint_over_http():
         server.shutdown()
     with pytest.raises(RerankError, match="check ANNEX_RERANK_BASE_URL or turn rerank off"):
         EndpointReranker("http://127.0.0.1:9/v1", "m", timeout=2).scores("q", ["a"])
+
+
+def test_a_write_retokenizes_only_the_changed_chunks(service, tmp_path):
+    service.read.current()
+    total = len(service.read.current().bm25.chunks)
+    note = tmp_path / "值班表.md"
+    note.write_text("# 值班表\n周一值班：赵六，电话0571-11112222。\n", encoding="utf-8")
+    [result] = service.stores.ingestor.ingest([note], "demo")
+    try:
+        snapshot = service.read.current()
+        assert len(snapshot.bm25.chunks) == total + len(result.document.chunks)
+        assert service.read.tokens.tokenized == len(result.document.chunks)
+        assert snapshot.bm25.search("赵六 值班", 3)[0][0].doc_id == result.doc_id
+    finally:
+        service.stores.ingestor.delete(result.doc_id)
