@@ -10,22 +10,19 @@ from __future__ import annotations
 import inspect
 import json
 import re
-import time
-import uuid
 from dataclasses import asdict
 from typing import Any, Iterator
 
 from kb.errors import AnnexError
-from kb.events import Event, jsonable
-from kb.history import History, MessageLink
+from kb.events import Event
+from kb.history import History
 from kb.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage, ToolCall, complete_with_tools
 from kb.pipeline import Pipeline
-from kb.prompts import (AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB,
-                        FALLBACK_NOTICE)
+from kb.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
 from kb.readmodels import ReadModels, Snapshot
 from kb.retrieval import Retriever
 from kb.settings import Settings
-from kb.sources import build_sources, referenced_docs
+from kb.sources import build_sources
 from kb.tools import KnowledgeTools, ToolError, citation, tool_schemas
 from kb.turn import Source, TurnRequest
 
@@ -62,64 +59,35 @@ class AgentPipeline(Pipeline):
         return f"{self.agent_model.name} · agent"
 
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
-        started = time.perf_counter()
-        snapshot = self.read.current()
-        conversation_id = request.conversation_id or self.history.create_conversation(request.query, request.owner).id
-        prompt_history = self._prompt_history(conversation_id, request.history_turns)
-        earlier = self.history.recent_user_messages(conversation_id, request.history_turns)
-        yield Event("conversation_id", {"conversation_id": conversation_id})
-        yield Event("user_message_id", {"message_id": self.history.add_message(conversation_id, "user", request.query)})
-        assistant_id = uuid.uuid4().hex
-        yield Event("assistant_message_id", {"message_id": assistant_id})
-
-        trace: list[str] = []  # one line per tool call; stored like the pipeline's: trace, blank line, model thinking
-        model_thinking: list[str] = []
-        gathered = _Gathered(snapshot)
+        turn, earlier, prompt_history = yield from self._begin(request)
+        turn.extra["agent"] = True
+        gathered = _Gathered(turn.snapshot)
         usage: list[TokenUsage] = []
-        answer, fallback, sources = "", False, []
-        if not snapshot.documents:
-            answer = EMPTY_KB
+        parts: list[str] = []
+        if not turn.snapshot.documents:
+            parts.append(EMPTY_KB)
             yield Event("content", {"text": EMPTY_KB})
         else:
             try:
-                for event in self._agent(request, prompt_history, gathered, usage, trace, model_thinking):
+                for event in self._agent(request, prompt_history, gathered, usage, turn.trace, turn.model_thinking):
                     if event.type == "content":
-                        answer += event.data["text"]
+                        parts.append(event.data["text"])
                     yield event
-                sources = gathered.sources
+                turn.sources = gathered.sources
             except LLMError as exc:
-                fallback = True
-                yield Event("error", {"message": str(exc), "fallback": True})
-                notice = FALLBACK_NOTICE.format(error=str(exc)) + "\n\n"
-                yield Event("content", {"text": notice})
                 query = "\n".join([*earlier, request.query])
                 hits = self.retriever.retrieve(query, request)
-                pre = self.prefetch(snapshot, hits, request)
-                sources = build_sources(hits, pre.attachments, snapshot.documents)
-                parts = [notice]
-                yield from self._offline(request.query, sources, query, parts)
-                answer = "".join(parts)
-
-        numbered = answer if fallback else gathered.numbered(answer)
-        hop = self.hop(numbered, snapshot, sources, request)
-        block = "\n\n" + (hop.block if fallback else gathered.cite_block(hop)) if hop.block else ""
-        if block:
-            yield Event("content", {"text": block})
-        yield Event("attachments", {"items": list(hop.items)})
-        docs = referenced_docs(numbered, sources, hop.sources) if sources else []
-        yield Event("referenced_docs", {"docs": docs})
-        yield Event("graph_paths", {"paths": list(hop.paths)})
-        total = _sum(usage)
-        yield Event("token_usage", total)
-        all_sources = sources + [s for s in hop.sources if s not in sources]
-        extra = {"sources": all_sources, "referenced_docs": docs, "graph_paths": list(hop.paths),
-                 "attachments": list(hop.items), "model": self.model_name, "fallback": fallback, "agent": True}
-        links = [MessageLink(d.doc_id, chunk_id, d.title, d.score) for d in docs for chunk_id in d.chunk_ids]
-        thinking = "\n".join(trace) + ("\n\n" + "\n".join(model_thinking) if model_thinking else "")
-        self.history.add_message(conversation_id, "assistant", answer + block, thinking, total,
-                                 jsonable(extra), links, message_id=assistant_id)
-        yield Event("done", {"message_id": assistant_id, "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
-                             "model": self.model_name, "fallback": fallback})
+                pre = self.prefetch(turn.snapshot, hits, request)
+                turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
+                turn.paths = list(pre.paths)
+                parts.clear()
+                yield from self._fall_back(turn, exc, query, parts)
+        turn.usage = _sum(usage)
+        answer = "".join(parts)
+        if turn.fallback:
+            yield from self._finish(turn, answer)
+        else:
+            yield from self._finish(turn, answer, cited=gathered.numbered(answer), block_of=gathered.cite_block)
 
     def _agent(self, request: TurnRequest, history: list[tuple[str, str]], gathered: _Gathered,
                usage: list[TokenUsage], trace: list[str], model_thinking: list[str]) -> Iterator[Event]:
@@ -140,7 +108,7 @@ class AgentPipeline(Pipeline):
             if reply.usage is not None:
                 usage.append(reply.usage)
             if reply.thinking:
-                model_thinking.append(reply.thinking)
+                model_thinking.append(reply.thinking + "\n")
                 yield Event("thinking", {"text": reply.thinking + "\n", "source": "model"})
             if not reply.tool_calls:
                 for piece in re.findall(r"[^\n]*\n?", reply.content):

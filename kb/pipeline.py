@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from dataclasses import asdict, replace
-from typing import Iterator
+from dataclasses import asdict, dataclass, field, replace
+from typing import Callable, Generator, Iterator
 
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
@@ -19,7 +19,7 @@ from kb.readmodels import ReadModels, Snapshot
 from kb.retrieval import Retriever
 from kb.settings import Settings
 from kb.sources import build_messages, build_sources, referenced_docs
-from kb.turn import Hit, Source, TurnRequest
+from kb.turn import GraphPath, Hit, Source, TurnRequest
 
 _BLOCK_START = "\n\n**相关附件内容："
 
@@ -39,6 +39,29 @@ class UnknownLibrary(AnnexError):
         names = ", ".join(sorted(known)) or "none yet"
         super().__init__(f"Unknown library {library!r}; the libraries are: {names}.")
         self.library = library
+
+
+@dataclass
+class TurnState:
+    """What one turn has gathered so far, handed from step to step."""
+
+    request: TurnRequest
+    snapshot: Snapshot
+    conversation_id: str
+    assistant_id: str
+    started: float
+    sources: list[Source] = field(default_factory=list)
+    paths: list[GraphPath] = field(default_factory=list)  # from the prefetch; the hop adds its own
+    trace: list[str] = field(default_factory=list)  # the pipeline's own thinking lines
+    model_thinking: list[str] = field(default_factory=list)
+    usage: dict | None = None
+    fallback: bool = False
+    extra: dict = field(default_factory=dict)  # more to store with the answer
+
+    def think(self, text: str) -> Event:
+        """A thinking event of the pipeline's trace, remembered for the stored answer."""
+        self.trace.append(text)
+        return Event("thinking", {"text": text + "\n", "source": "pipeline"})
 
 
 class Pipeline:
@@ -95,92 +118,96 @@ class Pipeline:
         return self._turn(request)
 
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
-        started = time.perf_counter()
-        snapshot = self.read.current()
-        if request.conversation_id:
-            conversation_id = request.conversation_id
+        turn, earlier, prompt_history = yield from self._begin(request)
+        query = "\n".join([*earlier, request.query])
+        yield turn.think(f"检索查询：{query.replace(chr(10), ' / ')}")
+        if turn.snapshot.documents:
+            hits = self.retriever.retrieve(query, request)
+            yield turn.think(
+                f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
+                f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
+                f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）"
+            )
+            pre = self.prefetch(turn.snapshot, hits, request)
+            for p in pre.attachments:
+                how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
+                yield turn.think(f"图谱预取：{turn.snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）")
+            turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
+            turn.paths = list(pre.paths)
+
+        parts: list[str] = []
+        if not turn.snapshot.documents:
+            parts.append(EMPTY_KB)
+            yield Event("content", {"text": EMPTY_KB})
+        elif self.model is None:
+            yield from self._offline(request.query, turn.sources, query, parts)
         else:
-            conversation_id = self.history.create_conversation(request.query, request.owner).id
+            try:
+                messages = build_messages(request.query, turn.sources, prompt_history)
+                for delta in self.model.stream(messages, think=request.think):
+                    if delta.kind == "thinking":
+                        turn.model_thinking.append(delta.text)
+                        yield Event("thinking", {"text": delta.text, "source": "model"})
+                    elif delta.kind == "content":
+                        parts.append(delta.text)
+                        yield Event("content", {"text": delta.text})
+                    elif delta.kind == "usage" and delta.usage is not None:
+                        turn.usage = asdict(delta.usage)
+            except LLMError as exc:
+                yield from self._fall_back(turn, exc, query, parts)
+        yield from self._finish(turn, "".join(parts))
+
+    def _begin(self, request: TurnRequest) -> Generator[Event, None, tuple[TurnState, list[str], list[tuple[str, str]]]]:
+        """Open (or continue) the conversation and store the question; returns the turn and its history."""
+        snapshot = self.read.current()
+        conversation_id = request.conversation_id or self.history.create_conversation(request.query, request.owner).id
         earlier = self.history.recent_user_messages(conversation_id, request.history_turns)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})
-        user_id = self.history.add_message(conversation_id, "user", request.query)
-        yield Event("user_message_id", {"message_id": user_id})
-        assistant_id = uuid.uuid4().hex
-        yield Event("assistant_message_id", {"message_id": assistant_id})
+        yield Event("user_message_id", {"message_id": self.history.add_message(conversation_id, "user", request.query)})
+        turn = TurnState(request, snapshot, conversation_id, uuid.uuid4().hex, time.perf_counter())
+        yield Event("assistant_message_id", {"message_id": turn.assistant_id})
+        return turn, earlier, prompt_history
 
-        trace: list[str] = []
+    def _fall_back(self, turn: TurnState, error: LLMError, query: str, parts: list[str]) -> Iterator[Event]:
+        """The model failed: an error event, a notice, then the offline answer."""
+        turn.fallback = True
+        yield Event("error", {"message": str(error), "fallback": True})
+        notice = ("\n\n" if parts else "") + FALLBACK_NOTICE.format(error=str(error)) + "\n\n"
+        parts.append(notice)
+        yield Event("content", {"text": notice})
+        yield from self._offline(turn.request.query, turn.sources, query, parts)
 
-        def think(text: str) -> Event:
-            trace.append(text)
-            return Event("thinking", {"text": text + "\n", "source": "pipeline"})
+    def _finish(
+        self, turn: TurnState, answer: str, cited: str | None = None, block_of: Callable[[HopResult], str] | None = None
+    ) -> Iterator[Event]:
+        """The post-answer hop, the closing events, and the stored answer.
 
-        query = "\n".join([*earlier, request.query])
-        yield think(f"检索查询：{query.replace(chr(10), ' / ')}")
-        if not snapshot.documents:
-            hits, pre, sources = [], None, []
-        else:
-            hits = self.retriever.retrieve(query, request)
-            yield think(f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
-                        f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
-                        f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）")
-            pre = self.prefetch(snapshot, hits, request)
-            for p in pre.attachments:
-                how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
-                yield think(f"图谱预取：{snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）")
-            sources = build_sources(hits, pre.attachments, snapshot.documents)
-
-        answer_parts: list[str] = []
-        model_thinking: list[str] = []
-        usage = None
-        fallback = False
-        if not snapshot.documents:
-            answer_parts.append(EMPTY_KB)
-            yield Event("content", {"text": EMPTY_KB})
-        elif self.model is None:
-            yield from self._offline(request.query, sources, query, answer_parts)
-        else:
-            messages = build_messages(request.query, sources, prompt_history)
-            try:
-                for delta in self.model.stream(messages, think=request.think):
-                    if delta.kind == "thinking":
-                        model_thinking.append(delta.text)
-                        yield Event("thinking", {"text": delta.text, "source": "model"})
-                    elif delta.kind == "content":
-                        answer_parts.append(delta.text)
-                        yield Event("content", {"text": delta.text})
-                    elif delta.kind == "usage" and delta.usage is not None:
-                        usage = asdict(delta.usage)
-            except LLMError as exc:
-                fallback = True
-                yield Event("error", {"message": str(exc), "fallback": True})
-                notice = ("\n\n" if answer_parts else "") + FALLBACK_NOTICE.format(error=str(exc)) + "\n\n"
-                answer_parts.append(notice)
-                yield Event("content", {"text": notice})
-                yield from self._offline(request.query, sources, query, answer_parts)
-
-        answer = "".join(answer_parts)
-        hop = self.hop(answer, snapshot, sources, request)
-        if hop.block:
-            block = "\n\n" + hop.block
+        `cited` is the answer as the hop and the citations read it (the agent numbers its [文件名#标题] marks);
+        `block_of` formats the appended attachments block.
+        """
+        cited = answer if cited is None else cited
+        hop = self.hop(cited, turn.snapshot, turn.sources, turn.request)
+        block = "\n\n" + (block_of(hop) if block_of else hop.block) if hop.block else ""
+        if block:
             yield Event("content", {"text": block})
-        else:
-            block = ""
         yield Event("attachments", {"items": list(hop.items)})
-        docs = referenced_docs(answer, sources, hop.sources) if sources else []
+        docs = referenced_docs(cited, turn.sources, hop.sources) if turn.sources else []
         yield Event("referenced_docs", {"docs": docs})
-        paths = [*(pre.paths if pre else ()), *hop.paths]
+        paths = [*turn.paths, *hop.paths]
         yield Event("graph_paths", {"paths": paths})
-        yield Event("token_usage", usage)
-        all_sources = sources + [s for s in hop.sources if s not in sources]
+        yield Event("token_usage", turn.usage)
+        all_sources = turn.sources + [s for s in hop.sources if s not in turn.sources]
         extra = {"sources": all_sources, "referenced_docs": docs, "graph_paths": paths, "attachments": list(hop.items),
-                 "model": self.model_name, "fallback": fallback}
+                 "model": self.model_name, "fallback": turn.fallback, **turn.extra}
         links = [MessageLink(d.doc_id, chunk_id, d.title, d.score) for d in docs for chunk_id in d.chunk_ids]
-        thinking = "\n".join(trace) + ("\n\n" + "".join(model_thinking) if model_thinking else "")
-        self.history.add_message(conversation_id, "assistant", answer + block, thinking, usage, jsonable(extra), links,
-                                 message_id=assistant_id)
-        yield Event("done", {"message_id": assistant_id, "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
-                             "model": self.model_name, "fallback": fallback})
+        model_thinking = "".join(turn.model_thinking).rstrip("\n")
+        thinking = "\n".join(turn.trace) + ("\n\n" + model_thinking if model_thinking else "")
+        self.history.add_message(turn.conversation_id, "assistant", answer + block, thinking, turn.usage,
+                                 jsonable(extra), links, message_id=turn.assistant_id)
+        elapsed = round((time.perf_counter() - turn.started) * 1000, 1)
+        yield Event("done", {"message_id": turn.assistant_id, "elapsed_ms": elapsed, "model": self.model_name,
+                             "fallback": turn.fallback})
 
     # The three steps a baseline (kb/baselines.py) replaces: the graph before and after the answer, and the
     # offline answer's text.
