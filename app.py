@@ -4,9 +4,9 @@ from __future__ import annotations
 import sys
 
 import uvicorn
-from tqdm import tqdm
 
 from kb.bootstrap import sync_corpus
+from kb.progress import progress_bar
 from kb.service import open_service
 from kb.settings import load_settings
 from ui.mcp import register_tools
@@ -16,13 +16,7 @@ from ui.server import build_app
 def main() -> None:
     settings = load_settings()
     service = open_service(settings)
-    with tqdm(total=1, desc="building the knowledge base from " + str(settings.corpus_dir), file=sys.stderr) as bar:
-
-        def progress(done: int, total: int, what: str) -> None:
-            bar.total, bar.n = total, done
-            bar.set_postfix_str(what[:40])
-            bar.refresh()
-
+    with progress_bar(f"building the knowledge base from {settings.corpus_dir}") as progress:
         report = sync_corpus(service, settings.corpus_dir, settings.default_library, progress)
     print(f"knowledge base: {report.written} documents built, {len(report.removed)} removed, "
           f"{len(report.errors)} errors", file=sys.stderr)

@@ -23,6 +23,7 @@ from kb.errors import AnnexError
 from kb.eval_metrics import percentile
 from kb.hop import post_answer_hop
 from kb.prefetch import prefetch
+from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import load_settings
 from kb.sources import build_sources
@@ -142,13 +143,7 @@ def run(service: Service, corpus: Path, docs: int, per_doc: int, samples: int) -
 
 def _ingest(service: Service, corpus: Path) -> float:
     started = time.perf_counter()
-    with tqdm(total=1, unit="step", desc="ingest", file=sys.stderr, disable=None) as bar:
-
-        def progress(done: int, total: int, what: str) -> None:
-            bar.total, bar.n = total, done
-            bar.set_postfix_str(what[:40])
-            bar.refresh()
-
+    with progress_bar("ingest") as progress:
         results = service.stores.ingestor.ingest([corpus], LIBRARY, progress)
     elapsed = time.perf_counter() - started
     failed = [r for r in results if r.error]

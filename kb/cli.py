@@ -8,10 +8,9 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from tqdm import tqdm
-
 from kb.errors import AnnexError
 from kb.model import IngestResult
+from kb.progress import progress_bar
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
 
@@ -45,14 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _ingest(stores: Stores, args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    with tqdm(total=1, unit="step", desc="ingest", file=sys.stderr, disable=None) as bar:
-
-        def progress(done: int, total: int, what: str) -> None:
-            bar.total = total
-            bar.n = done
-            bar.set_postfix_str(what[:40])
-            bar.refresh()
-
+    with progress_bar("ingest") as progress:
         results = stores.ingestor.ingest(args.paths, args.library, progress)
     elapsed = time.perf_counter() - started
     for result in results:

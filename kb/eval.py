@@ -15,7 +15,6 @@ import unicodedata
 from pathlib import Path
 from typing import Sequence
 
-from tqdm import tqdm
 
 from kb.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
@@ -24,6 +23,7 @@ from kb.ingest import expand_paths
 from kb.parsing import SUPPORTED_EXTENSIONS
 from kb.pipeline import Pipeline
 from kb.readmodels import Snapshot
+from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import load_settings
 from kb.turn import TurnRequest
@@ -128,13 +128,7 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
 
 def _ingest(service: Service, files: list[Path], library: str) -> None:
     started = time.perf_counter()
-    with tqdm(total=1, unit="step", desc="ingest", file=sys.stderr, disable=None) as bar:
-
-        def progress(done: int, total: int, what: str) -> None:
-            bar.total, bar.n = total, done
-            bar.set_postfix_str(what[:40])
-            bar.refresh()
-
+    with progress_bar("ingest") as progress:
         results = service.stores.ingestor.ingest(files, library, progress)
     for r in results:
         if r.error:
