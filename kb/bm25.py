@@ -35,7 +35,7 @@ class BM25Index:
         if self.chunks:
             tokens = tokens or TokenCache()
             self._index = bm25s.BM25()
-            self._index.index(([list(ids) for ids in tokens.ids(self.chunks)], tokens.vocab), show_progress=False)
+            self._index.index((tokens.ids(self.chunks), tokens.vocab), show_progress=False)
         self._libraries = np.array([c.library for c in self.chunks], dtype=object)
         self.libraries = frozenset(c.library for c in self.chunks)  # every library that holds a chunk
         self._docs = np.array([c.doc_id for c in self.chunks], dtype=object)
