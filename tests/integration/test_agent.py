@@ -11,10 +11,7 @@ from fastapi import FastAPI
 from kb.agent import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
 from kb.llm import OpenAIChatModel
 from kb.pipeline import Pipeline
-from kb.service import open_service
-from kb.settings import load_settings
 from kb.turn import TurnRequest
-from tests.conftest import DEMO_CORPUS
 from tests.fake_openai import FakeChatServer, Script
 from tests.live_server import LiveServer
 from ui.api import api_router
@@ -27,14 +24,6 @@ ANSWER = [f"东岭街道有冲锋舟3艘，存放于东岭仓库{CITE}。\n\n", 
 
 def _call(name: str, **arguments) -> dict:
     return {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False), "id": f"call_{name}"}
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
-    svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
-    yield svc
-    svc.close()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ import shutil
 from pathlib import Path
 
 import docx
-import pytest
 
 from tests.conftest import SHARED_CORPUS
 

@@ -10,18 +10,8 @@ from kb.prompts import EMPTY_KB, NO_ANSWER
 from kb.settings import load_settings
 from kb.service import open_service
 from kb.turn import TurnRequest
-from tests.conftest import DEMO_CORPUS
 
 PARK = "绿洲化工园区突发环境事件应急预案"
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
-    results = svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
-    assert not [r.error for r in results if r.error]
-    yield svc
-    svc.close()
 
 
 def turn(service, query: str, **kwargs) -> dict:

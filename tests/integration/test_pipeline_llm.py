@@ -5,23 +5,12 @@ import pytest
 
 from kb.llm import OpenAIChatModel
 from kb.pipeline import Pipeline
-from kb.settings import load_settings
-from kb.service import open_service
 from kb.turn import TurnRequest
-from tests.conftest import DEMO_CORPUS
 from tests.fake_openai import FakeChatServer, Script
 
 QUESTION = "绿洲化工园区应急指挥部的24小时值班电话是多少？"
 ANSWER = ["园区应急指挥部24小时值班", "电话为029-8637-1190 [1]。\n\n", "**相关附件**\n- 附件2-应急指挥部成员及24小时值班电话\n"]
 USAGE = {"prompt_tokens": 812, "completion_tokens": 46, "total_tokens": 858}
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
-    svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
-    yield svc
-    svc.close()
 
 
 @pytest.fixture

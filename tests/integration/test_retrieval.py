@@ -8,18 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kb.rerank import EndpointReranker, RerankError
-from kb.settings import load_settings
-from kb.service import open_service
 from kb.turn import TurnRequest
-from tests.conftest import DEMO_CORPUS
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
-    svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
-    yield svc
-    svc.close()
 
 
 def _retrieve(service, query, **kwargs):
