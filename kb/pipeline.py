@@ -77,7 +77,6 @@ class Pipeline:
     ) -> None:
         self.settings = settings
         self.read = read_models
-        self.graph = read_models.graph
         self.retriever = retriever
         self.history = history
         self.model = model

@@ -38,7 +38,7 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     stores = open_stores(settings)
     history = History(settings.store_dir / HISTORY_FILE)
     read = ReadModels(stores.graph, stores.ingestor)
-    retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(stores), _reranker(settings))
+    retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(read), _reranker(settings))
     if model is None and settings.llm_base_url:
         model = OpenAIChatModel.from_settings(settings)
     pipeline_class = Pipeline
@@ -55,15 +55,15 @@ def _reranker(settings: Settings) -> Reranker:
     return LexicalReranker()
 
 
-def _neighbours(stores: Stores):
-    """Context expansion: the chunks just before and after each hit in its body or attachment."""
+def _neighbours(read: ReadModels):
+    """Context expansion: the chunks just before and after each hit in its body or attachment (from memory)."""
 
     def fetch(hits: Sequence[Hit]) -> list[Hit]:
         ids = [chunk_id(h.doc_id, h.attachment, h.index + d) for h in hits for d in (-1, 1) if h.index + d >= 0]
+        library = {h.doc_id: h.library for h in hits}
         return [
-            Hit(c.id, c.doc_id, next(h.library for h in hits if h.doc_id == c.doc_id), c.attachment, c.index,
-                c.start, c.end, c.text, score=0.0)
-            for c in stores.graph.chunks_by_id(ids)
+            Hit(c.id, c.doc_id, library[c.doc_id], c.attachment, c.index, c.start, c.end, c.text, score=0.0)
+            for c in read.current().view.chunks_by_id(ids)
         ]
 
     return fetch

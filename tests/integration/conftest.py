@@ -3,16 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from kb.service import open_service
-from kb.settings import load_settings
-from tests.conftest import DEMO_CORPUS
+from tests.demo_service import open_demo_service
 
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    """A Service on a temporary store holding data/corpus in library 'demo' (Kuzu allows one per store)."""
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
-    results = svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
-    assert not [r.error for r in results if r.error]
+    """The demo service with default settings, one per test module (Kuzu allows one Database per store)."""
+    svc = open_demo_service(tmp_path_factory.mktemp("store"))
     yield svc
     svc.close()

@@ -8,9 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from kb.service import open_service
-from kb.settings import load_settings
-from tests.conftest import DEMO_CORPUS
+from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from ui.api import api_router
 
@@ -21,8 +19,7 @@ TAGGED = "---\ntitle: 演练记录\ntags: [防汛, 演练]\n---\n# 应急演练�
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store"), api_token=TOKEN))
-    svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
+    svc = open_demo_service(tmp_path_factory.mktemp("store"), api_token=TOKEN)
     yield svc
     svc.close()
 

@@ -12,9 +12,7 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from kb.prefetch import attachment_text
-from kb.service import open_service
-from kb.settings import load_settings
-from tests.conftest import DEMO_CORPUS
+from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from ui.mcp import register_tools
 
@@ -23,8 +21,7 @@ TOOLS = {"search_chunks", "search_by_tags", "get_document", "resolve_attachments
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store"), mcp_server=True))
-    svc.stores.ingestor.ingest([DEMO_CORPUS], "demo")
+    svc = open_demo_service(tmp_path_factory.mktemp("store"), mcp_server=True)
     yield svc
     svc.close()
 
