@@ -184,13 +184,19 @@ class ChromaVectorStore:
 
     def doc_ids(self) -> set[str]:
         """Every document id that has chunks stored."""
-        found: set[str] = set()
-        with self._errors("list document ids"):
+        return set(self.chunk_counts())
+
+    def chunk_counts(self) -> dict[str, int]:
+        """Stored chunks per document id, both collections together."""
+        counts: dict[str, int] = {}
+        with self._errors("count chunks per document"):
             for collection in self.collections.values():
                 for offset in range(0, collection.count(), _PAGE):
                     page = collection.get(include=["metadatas"], limit=_PAGE, offset=offset)
-                    found.update(str(m["doc_id"]) for m in page["metadatas"] or [])
-        return found
+                    for meta in page["metadatas"] or []:
+                        doc_id = str(meta["doc_id"])
+                        counts[doc_id] = counts.get(doc_id, 0) + 1
+        return counts
 
     def count(self) -> dict[str, int]:
         """Chunks per collection."""

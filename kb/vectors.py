@@ -59,5 +59,8 @@ class VectorStore(Protocol):
     def doc_ids(self) -> set[str]:
         """Every document id that has chunks stored."""
 
+    def chunk_counts(self) -> dict[str, int]:
+        """Stored chunks per document id (both collections)."""
+
     def count(self) -> dict[str, int]:
         """Chunks per collection."""
