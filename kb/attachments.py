@@ -4,20 +4,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.labels import KIND, NUMBER, make_label
+from kb.labels import KIND, NUMBER, SPACE, make_label
 from kb.model import Attachment
 
 MAX_TITLE_CHARS = 60
+# A title read from the first sentence of the paragraph below a bare header is shorter than a full title line.
+MAX_SENTENCE_TITLE_CHARS = 40
 # Decoration around a header line: Markdown heading marks, bold, list bullets.
 _DECOR = r"[#*\s>]*"
 _SEPARATOR = r"(?:\**\s*[：:、.．\-－—–_]+\s*|\**\s+)"
-_HEADER = re.compile(rf"^{_DECOR}{KIND}\s*(?P<number>{NUMBER})(?:{_SEPARATOR}(?P<title>.*?))?[*\s]*$")
+_HEADER = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR}(?P<title>.*?))?[*\s]*$")
+# The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
+_UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:[：:]\s*(?P<title>.*?))?[*\s]*$")
 # Table-of-contents entry: a tab, dot leaders or a wide gap, then a page number.
 _TOC_TAIL = re.compile(r"(?:\t|[.·…]{2,}|\s{2,}|…)\s*\d+\s*$")
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
 _LIST_HEAD = re.compile(rf"^{_DECOR}{KIND}\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
 _SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
+# A label that starts an entry inside one line: at the line's start or after a space, then a space or colon.
+_INLINE_LABEL = re.compile(rf"(?:^{_DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:])")
+# "Content left out": the marker a document prints in place of an attachment it does not reproduce.
+OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略|从略)\s*$")
+_FIRST_SENTENCE = re.compile(r"^(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS)
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,26 @@ class Split:
     listed_titles: dict[str, str]  # label → title named by an attachment list
 
 
+@dataclass(frozen=True)
+class _Header:
+    order: int  # line index; entries of one line keep their order by start
+    start: int
+    end: int  # end of the header text (line end, or the end of an inline entry)
+    kind: str
+    title: str
+    omitted: bool
+    inline: bool  # an entry sharing its line with others: the attachment ends where the next entry starts
+
+
+@dataclass(frozen=True)
+class _Entry:
+    kind: str
+    number: str
+    title: str
+    start: int
+    end: int
+
+
 def lines_of(text: str, base: int = 0) -> list[Line]:
     """Every line of text with its char span (offset by base)."""
     out, pos = [], 0
@@ -52,13 +81,23 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     structural: list[tuple[int, int]] = []
     listed, list_spans = _attachment_lists(lines)
     structural.extend(list_spans)
-    headers: dict[str, tuple[int, Line, str, str, str]] = {}
+    headers: dict[str, _Header] = {}
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
             continue
         if is_toc_line(line.text):
             structural.append((line.start, line.end))
+            continue
+        entries = _inline_entries(line)
+        if len(entries) > 1 or (entries and OMITTED.search(entries[0].title)):
+            structural.append((line.start, line.end))
+            if all(OMITTED.search(e.title) for e in entries):  # 附件一 …（略） 附件二 …（略）: named, left out
+                for e in entries:
+                    label = make_label(e.kind, e.number)
+                    headers[label] = _Header(i, e.start, e.end, e.kind, _omitted_title(e.title), True, True)
+            else:  # 附录A 标题 附录B 标题 …: the document's own list of its attachments
+                listed.update({make_label(e.kind, e.number): e.title for e in entries if _is_title(e.title)})
             continue
         match = _HEADER.match(line.text)
         if not match:
@@ -69,17 +108,21 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         kind, number = match.group("kind"), match.group("number")
         label = make_label(kind, number)
         if not title:
-            title = _title_below(lines, i) or listed.get(label, "")
+            title = _title_below(lines, i) or listed.get(label, "") or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
-        headers[label] = (i, line, kind, number, title)
-    ordered = sorted(headers.items(), key=lambda item: item[1][0])
+        headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
+    if not headers:
+        headers = _unnumbered(lines, listed, structural)
+    ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     attachments: list[Attachment] = []
-    for n, (label, (i, line, kind, number, title)) in enumerate(ordered):
-        stop = ordered[n + 1][1][1].start if n + 1 < len(ordered) else end
-        stop = start + len(text[start:stop].rstrip()) if stop > line.start else stop
-        stop = max(stop, line.end)
-        attachments.append(Attachment(label, kind, label[len(kind):], title, line.start, stop))
-        structural.append((line.start, line.end))
+    for n, (label, head) in enumerate(ordered):
+        stop = ordered[n + 1][1].start if n + 1 < len(ordered) else end
+        stop = head.start + len(text[head.start : stop].rstrip())
+        stop = max(stop, head.end)
+        omitted = head.omitted or _content_omitted(text[head.end : stop])
+        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], head.title, head.start, stop, omitted))
+        if not head.inline:
+            structural.append((lines[head.order].start, lines[head.order].end))
     return Split(tuple(attachments), tuple(sorted(structural)), listed)
 
 
@@ -98,6 +141,59 @@ def _is_title(title: str) -> bool:
     return len(title) <= MAX_TITLE_CHARS and not _SENTENCE_PUNCT.search(title) and not title.startswith("|")
 
 
+def _unnumbered(lines: list[Line], listed: dict[str, str], structural: list[tuple[int, int]]) -> dict[str, _Header]:
+    """A document without numbered attachments may have one labelled by its kind alone (附件：, then its title).
+
+    When the kind-alone line occurs twice (附件：矿产资源分类细目 … 附件 / 矿产资源分类细目), the first names the
+    attachment and the last begins it, as with a list before numbered headers."""
+    found: dict[str, _Header] = {}
+    for i, line in enumerate(lines):
+        match = _UNNUMBERED.match(line.text)
+        if not match:
+            continue
+        kind, title = match.group("kind"), (match.group("title") or "").strip()
+        if title and not _is_title(title) or title.startswith(("（", "(")):
+            continue  # 附件：（按顺序列明…） is a template line, not a header
+        title = title or _title_below(lines, i) or listed.get(kind, "")
+        if not title:
+            continue  # the word on a line of its own with nothing it could be the header of
+        if kind in found:
+            earlier = found[kind]
+            structural.append((lines[earlier.order].start, lines[earlier.order].end))
+            title = title or earlier.title
+        found[kind] = _Header(i, line.start, line.end, kind, title, False, False)
+    return found if len(found) == 1 else {}
+
+
+def _inline_entries(line: Line) -> list[_Entry]:
+    """The label-and-title entries of one line (附件一 甲（略） 附件二 乙（略）); [] unless it starts with a label."""
+    matches = list(_INLINE_LABEL.finditer(line.text))
+    if not matches or matches[0].start() != 0:
+        return []
+    entries = []
+    for n, match in enumerate(matches):
+        stop = matches[n + 1].start() if n + 1 < len(matches) else len(line.text)
+        segment = line.text[match.end() : stop]
+        title = segment.strip().lstrip("：: ").rstrip("* ").strip()
+        end = match.end() + len(segment.rstrip())
+        begin = match.start("kind")
+        entries.append(_Entry(match.group("kind"), match.group("number"), title, line.start + begin, line.start + end))
+    return entries
+
+
+def _omitted_title(raw: str) -> str:
+    """The title of an omitted entry: its items without the 略 marks; parts (一)(二) of one item read as one."""
+    items = [item.strip() for item in OMITTED.split(raw) if item.strip()]
+    stems = {re.sub(r"[（(][一二三四五六七八九十0-9]+[）)]$", "", item) for item in items}
+    return stems.pop() if len(stems) == 1 else " ".join(items)
+
+
+def _content_omitted(content: str) -> bool:
+    """Content that is nothing but a 略 mark, or a title line that ends in one."""
+    lines = [line.strip() for line in content.splitlines() if line.strip()]
+    return len(lines) == 1 and bool(OMITTED.fullmatch(lines[0]))
+
+
 def _title_below(lines: list[Line], i: int) -> str:
     """The title of a bare header line: the next non-empty line when it reads like a title."""
     for line in lines[i + 1 : i + 4]:
@@ -107,6 +203,17 @@ def _title_below(lines: list[Line], i: int) -> str:
         if _HEADER.match(line.text) or not _is_title(candidate) or "|" in candidate:
             return ""
         return candidate
+    return ""
+
+
+def _first_sentence_below(lines: list[Line], i: int) -> str:
+    """A title written as the first sentence of the paragraph below (企业风险等级划分方法。通过定量分析…)."""
+    for line in lines[i + 1 : i + 4]:
+        candidate = line.text.strip().strip("#* ").strip()
+        if not candidate:
+            continue
+        match = _FIRST_SENTENCE.match(candidate)
+        return match.group("title").strip() if match and not _HEADER.match(line.text) else ""
     return ""
 
 
