@@ -51,3 +51,12 @@ def parse_label(text: str) -> str | None:
     """The normalized label at the start of a free-form label text ('附件4：应急物资清单' → '附件4'), or None."""
     match = LABEL.match(unicodedata.normalize("NFKC", text).strip())
     return make_label(match.group("kind"), match.group("number")) if match else None
+
+
+_KIND_ALONE = re.compile(rf"{KIND}\s*(?:[：:]|$)")
+
+
+def parse_unnumbered_label(text: str) -> str | None:
+    """The label of a single unnumbered attachment written as its kind alone ('附件：受理费表' → '附件'), or None."""
+    match = _KIND_ALONE.match(unicodedata.normalize("NFKC", text).strip())
+    return match.group("kind") if match else None
