@@ -26,7 +26,11 @@ _SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
 _INLINE_LABEL = re.compile(rf"(?:^{_DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:])")
 # "Content left out": the marker a document prints in place of an attachment it does not reproduce.
 OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略|从略)\s*$")
-_FIRST_SENTENCE = re.compile(r"^(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS)
+# A sentence that opens like prose (本表由…填写。为规范…。) is not a title.
+_FIRST_SENTENCE = re.compile(
+    r"^(?!本|为|根据|依据|按照|依照|对|在|由|各|凡|如|若)(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS
+)
+_NO_TITLE = frozenset({"无", "略", "（略）", "见下表", "附后"})
 
 
 @dataclass(frozen=True)
@@ -108,11 +112,12 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         kind, number = match.group("kind"), match.group("number")
         label = make_label(kind, number)
         if not title:
-            title = _title_below(lines, i) or listed.get(label, "") or _first_sentence_below(lines, i)
+            earlier = headers[label].title if label in headers else ""  # a list or ToC line named it first
+            title = _title_below(lines, i) or listed.get(label, "") or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
     if not headers:
-        headers = _unnumbered(lines, listed, structural)
+        headers = _unnumbered(lines, in_list, listed, structural)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     attachments: list[Attachment] = []
     for n, (label, head) in enumerate(ordered):
@@ -141,22 +146,24 @@ def _is_title(title: str) -> bool:
     return len(title) <= MAX_TITLE_CHARS and not _SENTENCE_PUNCT.search(title) and not title.startswith("|")
 
 
-def _unnumbered(lines: list[Line], listed: dict[str, str], structural: list[tuple[int, int]]) -> dict[str, _Header]:
+def _unnumbered(
+    lines: list[Line], in_list: set[int], listed: dict[str, str], structural: list[tuple[int, int]]
+) -> dict[str, _Header]:
     """A document without numbered attachments may have one labelled by its kind alone (附件：, then its title).
 
     When the kind-alone line occurs twice (附件：矿产资源分类细目 … 附件 / 矿产资源分类细目), the first names the
     attachment and the last begins it, as with a list before numbered headers."""
     found: dict[str, _Header] = {}
     for i, line in enumerate(lines):
-        match = _UNNUMBERED.match(line.text)
+        match = None if line.start in in_list else _UNNUMBERED.match(line.text)
         if not match:
             continue
         kind, title = match.group("kind"), (match.group("title") or "").strip()
         if title and not _is_title(title) or title.startswith(("（", "(")):
             continue  # 附件：（按顺序列明…） is a template line, not a header
         title = title or _title_below(lines, i) or listed.get(kind, "")
-        if not title:
-            continue  # the word on a line of its own with nothing it could be the header of
+        if len(title) < 2 or title in _NO_TITLE:
+            continue  # the word on a line of its own with nothing it could be the header of, or 附件：无
         if kind in found:
             earlier = found[kind]
             structural.append((lines[earlier.order].start, lines[earlier.order].end))

@@ -143,3 +143,17 @@ def test_a_bare_header_takes_its_title_from_the_documents_one_line_list_or_the_f
 @pytest.mark.parametrize(("number", "label"), [("一百零五", "附件105"), ("〇三", "附件3"), ("两", "附件2"), ("十十", "附件十十")])
 def test_chinese_numerals_read_by_cn2an(number, label):
     assert make_label("附件", number) == label
+
+
+def test_a_list_without_headers_or_an_empty_note_makes_no_unnumbered_attachment():
+    assert _found(BODY + "附件：1、值班表\n2、通讯录\n") == []
+    assert _found(BODY + "附件：\n1.值班表\n2.通讯录\n\n县应急局\n2024年1月1日\n") == []
+    assert _found(BODY + "附件：无\n") == []
+    assert _found(BODY + "## 附录A\n\n本表由办公室填写。\n") == [("附录A", "")]
+
+
+def test_a_bare_header_keeps_the_title_an_earlier_line_gave_the_same_label():
+    text = "附录A 风险等级划分方法\n附录B 风险物质临界量清单\n" + BODY + "## 附录A\n\n| 等级 | 分值 |\n## 附录B\n\n| 物质 | 临界量 |\n"
+    split = split_attachments(text)
+    assert [(a.label, a.title) for a in split.attachments] == [("附录A", "风险等级划分方法"), ("附录B", "风险物质临界量清单")]
+    assert split.attachments[0].start == text.index("## 附录A")
