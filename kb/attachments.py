@@ -83,7 +83,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     end = len(text) if end is None else end
     lines = lines_of(text[start:end], start)
     structural: list[tuple[int, int]] = []
-    listed, list_spans = _attachment_lists(lines)
+    listed, list_spans, list_entries = _attachment_lists(lines)
     structural.extend(list_spans)
     headers: dict[str, _Header] = {}
     in_list = {s for s, _ in list_spans}
@@ -116,12 +116,18 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             title = _title_below(lines, i) or listed.get(label, "") or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
+    for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
+        label = make_label(entry.kind, entry.number)
+        if label not in headers and OMITTED.search(entry.title):
+            headers[label] = _Header(n, entry.start, entry.end, entry.kind, _omitted_title(entry.title), True, True)
     if not headers:
         headers = _unnumbered(lines, in_list, listed, structural)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     attachments: list[Attachment] = []
     for n, (label, head) in enumerate(ordered):
         stop = ordered[n + 1][1].start if n + 1 < len(ordered) else end
+        if head.inline:  # an entry on a shared line: it holds nothing past its line
+            stop = min(stop, lines[head.order].end)
         stop = head.start + len(text[head.start : stop].rstrip())
         stop = max(stop, head.end)
         omitted = head.omitted or _content_omitted(text[head.end : stop])
@@ -224,10 +230,11 @@ def _first_sentence_below(lines: list[Line], i: int) -> str:
     return ""
 
 
-def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int, int]]]:
-    """Titles named by lists like '附件：1、… 2、…'; returns label → title and the list's line spans."""
+def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int, int]], list[tuple[int, _Entry]]]:
+    """Titles named by lists like '附件：1、… 2、…': label → title, the list's line spans, (line index, entry)."""
     titles: dict[str, str] = {}
     spans: list[tuple[int, int]] = []
+    listed: list[tuple[int, _Entry]] = []
     i = 0
     while i < len(lines):
         head = _LIST_HEAD.match(lines[i].text)
@@ -239,13 +246,13 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
         if rest and not first:
             i += 1  # "附件：（按顺序列明…）" is a template line, not a list
             continue
-        entries = [(lines[i], first)] if first else []
+        entries = [(i, lines[i], first, head.start("rest"))] if first else []
         j = i + 1
         while j < len(lines):
             text = lines[j].text
             entry = _LIST_ENTRY.match(text)
             if entry and _is_title(entry.group("title")):
-                entries.append((lines[j], entry))
+                entries.append((j, lines[j], entry, 0))
             elif text.strip():
                 break
             j += 1
@@ -253,8 +260,11 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
             i += 1
             continue
         spans.append((lines[i].start, lines[i].end))
-        for line, entry in entries:
-            titles[make_label(kind, entry.group("number"))] = entry.group("title").strip()
+        for n, line, entry, offset in entries:
+            title = entry.group("title").strip()
+            titles[make_label(kind, entry.group("number"))] = title
             spans.append((line.start, line.end))
+            begin = line.start + offset + entry.start("number")
+            listed.append((n, _Entry(kind, entry.group("number"), title, begin, line.end)))
         i = j
-    return titles, spans
+    return titles, spans, listed

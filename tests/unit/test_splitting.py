@@ -157,3 +157,12 @@ def test_a_bare_header_keeps_the_title_an_earlier_line_gave_the_same_label():
     split = split_attachments(text)
     assert [(a.label, a.title) for a in split.attachments] == [("附录A", "风险等级划分方法"), ("附录B", "风险物质临界量清单")]
     assert split.attachments[0].start == text.index("## 附录A")
+
+
+def test_list_entries_marked_lue_are_omitted_attachments():
+    text = BODY + "附件：1．值班记录表（略）\n2．交接班记录表（略）\n\n示范县应急管理局\n2024年1月1日\n"
+    split = split_attachments(text)
+    assert [(a.label, a.title, a.omitted) for a in split.attachments] == [
+        ("附件1", "值班记录表", True), ("附件2", "交接班记录表", True)]
+    assert text[split.attachments[0].start : split.attachments[0].end] == "1．值班记录表（略）"
+    assert text[split.attachments[1].start : split.attachments[1].end] == "2．交接班记录表（略）"
