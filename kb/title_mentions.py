@@ -21,6 +21,8 @@ MIN_BARE_ALIAS = 4  # a bare alias of 2–3 chars (清单, 该表) is an ordinar
 # A shortened title counts only where the sentence points at a document: before it, or after it.
 _LEAD = re.compile(r"(?:按照|依照|依据|根据|参照|对照|按|见|详见|参见|填写|填报|执行|列入|适用|所附|附)$")
 _TAIL = re.compile(r"^(?:的规定|规定|所列|所附|执行|确定|计算|填写|填报|的标准|标准)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_PREPOSITIONS = frozenset("在按依照据于与和及将把对由从经")
 MIN_SUFFIX_CHARS = 5
 MIN_SUFFIX_WORDS = 2
 _FUNCTION_WORDS = frozenset("的 和 及 与 或 、 之 等 以及".split())
@@ -93,7 +95,12 @@ def _word_tails(title: str) -> list[str]:
 def _points_at(text: str, start: int, end: int) -> bool:
     if text[start - 1 : start] in "《“\"" and start > 0:
         return False  # a 《…》 or quoted title is the title reference's, not a shortened one
-    return bool(_LEAD.search(text[max(0, start - 4) : start]) or _TAIL.match(text[end : end + 4]))
+    if _LEAD.search(text[max(0, start - 4) : start]):
+        return True
+    # Closed by …的规定, the tail must also begin the name: 县突发事件应急预案的规定 names another plan.
+    before = text[start - 1 : start] if start > 0 else ""
+    begins = not _CJK.match(before) or before in _PREPOSITIONS
+    return begins and bool(_TAIL.match(text[end : end + 4]))
 
 
 def _norm(title: str) -> str:

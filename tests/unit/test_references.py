@@ -73,6 +73,7 @@ UNNUMBERED = "\n附件：\n\n示范县防汛物资储备定额标准表\n\n编�
         ("依照示范县防汛物资储备定额标准表。", ["示范县防汛物资储备定额标准表"]),  # the whole title without 《》
         ("按照标准表执行。", []),  # too short to be distinctive
         ("储备定额标准表由县应急局修订。", []),  # no sentence points at a document here
+        ("仓储数量按省物资储备定额标准表的规定确定。", []),  # 省…标准表 is another document's name
         ("物资储备要充足，按照定额执行。", []),
         ("详见附件。", ["详见附件"]),  # the kind alone, in a document with one unnumbered attachment
         ("压力容器安全附件每年检验。", []),
