@@ -33,12 +33,14 @@ class _Citation:
 class ExternalCitations:
     """The 《…》 documents a text cites (other than its own attachments), and whether a label belongs to one."""
 
-    def __init__(self, text: str, own_titles: set[str]) -> None:
+    def __init__(self, text: str, own_titles: set[str], document_title: str = "") -> None:
         self._text = text
+        own = _bare(document_title)
         found = []
         for match in _CITED.finditer(text):
-            if _norm(match.group("title")) in own_titles:
-                continue
+            title = _norm(match.group("title"))
+            if title in own_titles or (len(own) >= 4 and (_bare(title) in own or own in _bare(title))):
+                continue  # the document's own attachment, or the document itself: 《本指南（试行）》附录B is its own
             end = match.end()
             code = _CODE.match(text, end)
             end = code.end() if code else end
@@ -69,3 +71,8 @@ class ExternalCitations:
 
 def _norm(title: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", title))
+
+
+def _bare(title: str) -> str:
+    """A title without its bracketed qualifiers: 企业风险评估指南（试行） → 企业风险评估指南."""
+    return re.sub(r"[（(][^（）()]*[）)]", "", _norm(title))

@@ -33,12 +33,15 @@ def extract_references(
     attachments: Sequence[Attachment],
     skip_spans: Sequence[tuple[int, int]] = (),
     start: int = 0,
+    document_title: str = "",
 ) -> tuple[Reference, ...]:
-    """All references in text[start:], ordered by position; dangling ones have target None."""
+    """All references in text[start:], ordered by position; dangling ones have target None.
+
+    `document_title` keeps 《<this document>》附录B the document's own rather than a cited one's."""
     labels = {a.label for a in attachments}
     owner = _Owner(attachments)
     skip = _Spans(skip_spans)
-    external = ExternalCitations(text, {_norm(a.title) for a in attachments if a.title})
+    external = ExternalCitations(text, {_norm(a.title) for a in attachments if a.title}, document_title)
     found: list[Reference] = []
     for match in _MENTION.finditer(text, start):
         at = match.start("head")

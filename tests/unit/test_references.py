@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kb.documents import build_document
-from kb.model import ParsedFile
+from kb.model import Heading, ParsedFile
 
 TAIL = "".join(
     f"\n附件{n}：{t}\n{t}的内容。\n"
@@ -130,3 +130,12 @@ def test_a_label_never_spans_a_line_break():
 )
 def test_labels_quoted_from_a_cited_document_are_not_references(body, labels):
     assert _refs(body) == [(label, label) for label in labels]
+
+
+def test_the_documents_own_title_in_book_marks_is_not_a_cited_document():
+    text = ("# 企业风险评估指南（试行）\n\n第一条 风险物质见《企业风险评估指南》附录B。\n"
+            "第二条 消防水量按《建筑设计防火规范》附录B确定。\n\n## 附录B\n\n风险物质临界量清单\n氯 5吨\n")
+    doc = build_document("t", ParsedFile("指南.md", "指南.md", text, "h", headings=(Heading(1, 0, 15),)))
+    assert doc.title == "企业风险评估指南（试行）"
+    assert [(r.label, r.target, r.mention) for r in doc.references] == [("附录B", "附录B", "附录B")]
+    assert doc.references[0].start == text.index("附录B。")
