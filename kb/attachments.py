@@ -168,7 +168,7 @@ def _unnumbered(
         if title and not _is_title(title) or title.startswith(("（", "(")):
             continue  # 附件：（按顺序列明…） is a template line, not a header
         title = title or _title_below(lines, i) or listed.get(kind, "")
-        if len(title) < 2 or title in _NO_TITLE:
+        if len(title) < 2 or title in _NO_TITLE or re.search(r"[：:]", title):  # 附件： / 抄送：… is a form field
             continue  # the word on a line of its own with nothing it could be the header of, or 附件：无
         if kind in found:
             earlier = found[kind]

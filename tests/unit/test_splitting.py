@@ -149,6 +149,7 @@ def test_a_list_without_headers_or_an_empty_note_makes_no_unnumbered_attachment(
     assert _found(BODY + "附件：1、值班表\n2、通讯录\n") == []
     assert _found(BODY + "附件：\n1.值班表\n2.通讯录\n\n县应急局\n2024年1月1日\n") == []
     assert _found(BODY + "附件：无\n") == []
+    assert _found(BODY + "附件：\n\n抄送：县应急管理局\n") == []  # a form's fields, not an attachment
     assert _found(BODY + "## 附录A\n\n本表由办公室填写。\n") == [("附录A", "")]
 
 
