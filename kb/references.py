@@ -45,7 +45,7 @@ def extract_references(
     found: list[Reference] = []
     for match in _MENTION.finditer(text, start):
         at = match.start("head")
-        if skip.covers(at) or text[max(0, at - 1) : at] in _SELF or external.quotes(at, owner.span(at)):
+        if skip.covers(at) or text[max(0, at - 1) : at] in _SELF or external.quotes(at, owner.span(at), match.group("kind")):
             continue
         source = owner.of(at)
         mention = match.group(0)

@@ -117,6 +117,9 @@ def test_a_label_never_spans_a_line_break():
         ("消防用水量按《建筑设计防火规范》（GB 50016-2014）附录B确定。", []),
         ("消防用水量按《建筑设计防火规范》的附录B确定。", []),
         ("消防用水量按照该标准附录B确定。", []),
+        ("消防用水量按GB 50016-2014附录B确定。", []),
+        ("消防用水量按《建筑设计防火规范》（GB 50016）规定的附录B确定。", []),
+        ("消防用水量见附录B，计算方法见GB 50016-2014。", ["附录B"]),
         # a cited clause opens a quoted passage: its labels are the standard's up to the paragraph's end
         ("事故池按照《水体污染防控技术要求》（Q/SY 1190-2013）5.4.2计算：\nV总=(V1+V2-V3)max+V4+V5，"
          "V2为消防水量；\n容积按附录B确定。", []),
@@ -126,6 +129,9 @@ def test_a_label_never_spans_a_line_break():
         ("按照《水体污染防控技术要求》（Q/SY 1190-2013）5.4.2计算。\n\n风险物质见附录B。", ["附录B"]),
         ("按照《水体污染防控技术要求》5.4.2计算，本预案附录B列出风险物质。", ["附录B"]),
         ("依照《中华人民共和国安全生产法》，填写附录B。", ["附录B"]),
+        ("依据《应急监测技术规范》（HJ 589-2021）4.2制定方案，监测点位见附件3。", ["附件3"]),  # a standard has 附录
+        ("依据《中华人民共和国安全生产法》第八十一条规定组织编制，物资清单见附件4。", ["附件4"]),
+        ("执行《县防汛应急预案》附件3的分工。", []),  # right after the cited document: its 附件3
     ],
 )
 def test_labels_quoted_from_a_cited_document_are_not_references(body, labels):
