@@ -51,8 +51,10 @@ class KnowledgeBase:
                 library = check_shared_name(_text(library) or self.service.settings.default_library)
             except ReservedLibrary as exc:
                 raise gr.Error(toast(f"“{library}”不能作共享库名：以 session- 开头的名字留给访客的私有库。")) from exc
+        elif not session:
+            raise gr.Error(toast("这次上传没有浏览器会话，无法放进私有库：请刷新页面后重新上传。"))
         else:
-            library = self.sessions.library_for_upload(session or "")
+            library = self.sessions.library_for_upload(session)
         tag_list = tuple(t.strip() for t in _text(tags).replace("，", ",").split(",") if t.strip())
         with tempfile.TemporaryDirectory(prefix="annex-upload-") as batch:
             paths = []
