@@ -15,10 +15,10 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
+from graph.resolve import AttachmentCatalog
 from kb.errors import AnnexError
 from kb.ingest import Ingestor
 from kb.pipeline import InvalidRequest, UnknownLibrary
-from graph.resolve import AttachmentCatalog
 from kb.readmodels import ReadModels, Snapshot
 from kb.turn import TurnRequest
 
@@ -42,7 +42,7 @@ class ReservedLibrary(AnnexError):
 class NothingToSearch(UnknownLibrary):
     """No library this caller may see holds documents, though the knowledge base is not empty."""
 
-    def __init__(self) -> None:  # noqa: D107 - the parent's message would list libraries the caller may not see
+    def __init__(self) -> None:  # skips UnknownLibrary's message: it would list libraries the caller may not see
         AnnexError.__init__(self, "No library you can search holds documents yet; upload a document first.")
         self.library = ""
 
