@@ -16,7 +16,10 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from kb.session_libraries import PRIVATE_PREFIX, is_private
+from kb.service import open_service
+from kb.session_libraries import PRIVATE_PREFIX, NothingToSearch, is_private
+from kb.settings import load_settings
+from kb.turn import TurnRequest
 from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from tests.reliability.conftest import LiveApp, assert_healthy
@@ -237,3 +240,22 @@ def _mcp(url: str, *calls: tuple[str, dict[str, Any]]) -> str:
         return "\n".join(c.text for r in results for c in r.content if hasattr(c, "text"))
 
     return asyncio.run(run())
+
+
+def test_with_no_shared_library_another_session_searches_nothing_rather_than_everything(tmp_path):
+    service = open_service(load_settings(env={}, store_dir=tmp_path / "store"))
+    try:
+        path = tmp_path / SECRET_DOC
+        path.write_text(SECRET_TEXT, encoding="utf-8")
+        [result] = service.stores.ingestor.ingest([path], service.sessions.library_for_upload("a"))
+        assert result.status == "ingested"
+        with pytest.raises(NothingToSearch):
+            service.sessions.scope(TurnRequest(SECRET_QUESTION), "b")
+        with pytest.raises(NothingToSearch):
+            service.sessions.scope(TurnRequest(SECRET_QUESTION))  # the HTTP API: no session
+        own = service.sessions.scope(TurnRequest(SECRET_QUESTION), "a")
+        assert own.library_ids == (service.sessions.own("a"),)
+        answer = "".join(e.data.get("text", "") for e in service.pipeline.run(own) if e.type == "content")
+        assert SECRET in answer
+    finally:
+        service.close()
