@@ -11,6 +11,7 @@ from kb.pipeline import Pipeline
 from kb.readmodels import ReadModels
 from kb.rerank import EndpointReranker, LexicalReranker, Reranker
 from kb.retrieval import Retriever
+from kb.session_libraries import SessionLibraries
 from kb.settings import Settings
 from kb.stores import Stores, open_stores
 from kb.turn import Hit
@@ -27,6 +28,7 @@ class Service:
     history: History
     read: ReadModels
     pipeline: Pipeline
+    sessions: SessionLibraries  # visitors' private libraries, per browser session
 
     def close(self) -> None:
         self.history.close()
@@ -34,7 +36,10 @@ class Service:
 
 
 def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
-    """Open everything under settings.store_dir; the model comes from settings unless one is given."""
+    """Open everything under settings.store_dir; the model comes from settings unless one is given.
+
+    Private libraries left by an earlier run are deleted: their sessions did not survive it.
+    """
     stores = open_stores(settings)
     history = History(settings.store_dir / HISTORY_FILE)
     read = ReadModels(stores.graph, stores.ingestor)
@@ -46,7 +51,9 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
         from kb.agent import AgentPipeline  # the agent pipeline builds on this module's Pipeline
 
         pipeline_class = AgentPipeline
-    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model))
+    sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60)
+    sessions.sweep()
+    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions)
 
 
 def _reranker(settings: Settings) -> Reranker:

@@ -42,7 +42,8 @@ class Settings:
     server_port: int = 7860  # GRADIO_SERVER_PORT also works
     mcp_server: bool = False  # expose the read-only retrieval tools over MCP at /gradio_api/mcp/
     agent_mode: bool = False  # an OpenAI-compatible model with tool calling routes between the tools
-    api_token: str = ""  # required (Bearer) for ingest and delete over HTTP; empty: writes over HTTP are off
+    api_token: str = ""  # required for writes to the shared libraries (HTTP Bearer, or the UI's token field)
+    session_library_ttl_min: float = 60.0  # a visitor's private library goes this long after its last upload
     max_file_mb: float = 50.0
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation

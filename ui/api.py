@@ -23,6 +23,7 @@ from kb.errors import AnnexError
 from kb.events import Event, jsonable
 from kb.history import UnknownConversation
 from kb.pipeline import InvalidRequest, UnknownLibrary
+from kb.session_libraries import ReservedLibrary, is_private
 from kb.turn import TurnRequest, TurnResult
 
 _DEFAULTS = TurnRequest("")
@@ -131,7 +132,8 @@ def api_router(service: Any) -> APIRouter:
 
     def start(body: ChatRequest) -> Iterator[Event]:
         try:
-            return service.pipeline.run(body.turn())  # validates first: raises before anything is stored
+            # shared libraries only: "all" (empty libraryIds) never includes a visitor's private library
+            return service.pipeline.run(service.sessions.scope(body.turn()))  # raises before anything is stored
         except (InvalidRequest, UnknownLibrary, UnknownConversation) as exc:
             raise _rejected(exc) from exc
 
@@ -173,7 +175,7 @@ def api_router(service: Any) -> APIRouter:
 
     @router.get("/documents", summary="The stored documents (optionally of one library)")
     def documents(library: str | None = Query(None, description="only this library")) -> list[dict[str, Any]]:
-        return [jsonable(d) for d in service.stores.graph.list_documents(library or None)]
+        return [jsonable(d) for d in service.stores.graph.list_documents(library or None) if not is_private(d.library)]
 
     def require_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
         expected = service.settings.api_token
@@ -199,6 +201,8 @@ def api_router(service: Any) -> APIRouter:
         if not all(names) or len(set(names)) != len(names):
             raise _error(400, ["body", "files"], f"Every file needs a name, and names must differ within one upload; "
                                                  f"got {names}.", "invalid_value")
+        if is_private(library.strip()):
+            raise _error(400, ["body", "library"], str(ReservedLibrary(library.strip())), "invalid_value")
         extra_tags = [t.strip() for t in tags.replace("，", ",").split(",") if t.strip()]
         with tempfile.TemporaryDirectory(prefix="annex-upload-") as folder:
             paths = []
@@ -216,7 +220,8 @@ def api_router(service: Any) -> APIRouter:
 
     @router.delete("/documents/{doc_id}", dependencies=[Depends(require_token)], summary="Delete a document")
     def delete(doc_id: str) -> dict[str, str]:
-        if not service.stores.ingestor.delete(doc_id):
+        stored = service.read.current().documents.get(doc_id)
+        if (stored is not None and is_private(stored.library)) or not service.stores.ingestor.delete(doc_id):
             raise _error(404, ["path", "doc_id"], f"No document {doc_id!r}; GET /api/knowledge/documents lists the "
                                                   "documents with their ids.", "unknown_document")
         return {"deleted": doc_id}

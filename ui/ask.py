@@ -18,6 +18,7 @@ from kb.service import Service
 from kb.turn import TurnRequest
 from ui import citations, paths_figure, thinking
 from ui.chat import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
+from ui.safe import toast
 
 OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
            "citation_select", "source", "paths", "conversations")
@@ -47,13 +48,15 @@ class ChatHandlers:
             history_turns=int(history_turns), owner=owner,
         )
 
-    def ask(self, question: str, conversation_id: str, owner: str, turns: Sequence[TurnView], *knobs: Any) -> Iterator[Update]:
-        """Run one turn and stream the chat and the side panels as its events arrive."""
+    def ask(self, question: str, conversation_id: str, owner: str, turns: Sequence[TurnView], *knobs: Any,
+            session: str | None = None) -> Iterator[Update]:
+        """Run one turn over the libraries `session` may see and stream the chat and the side panels."""
         owner = owner or new_owner()
         try:
-            events = self.service.pipeline.run(self.request(question, conversation_id, owner, *knobs))
+            request = self.service.sessions.scope(self.request(question, conversation_id, owner, *knobs), session)
+            events = self.service.pipeline.run(request)
         except AnnexError as exc:  # InvalidRequest, UnknownLibrary, UnknownConversation: nothing was stored
-            gr.Warning(str(exc))
+            gr.Warning(toast(exc))
             yield {"owner": owner}
             return
         view = TurnView(question.strip())
@@ -69,7 +72,7 @@ class ChatHandlers:
                     yield {"conversation": view.conversation_id}
                 elif event.type in ("thinking", "error"):
                     if event.type == "error":
-                        gr.Warning(f"模型服务出错，已改用离线抽取回答：{event.data.get('message', '')}")
+                        gr.Warning(toast(f"模型服务出错，已改用离线抽取回答：{event.data.get('message', '')}"))
                     yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
                 elif event.type in ("content", "attachments"):
                     yield {"chatbot": chat_messages(turns)}
@@ -82,7 +85,7 @@ class ChatHandlers:
         except AnnexError as exc:  # a store failed mid-turn: say so where the answer would be
             view.warnings.append(str(exc))
             view.answer += f"\n\n⚠️ 回答中断：{exc}"
-            gr.Warning(str(exc))
+            gr.Warning(toast(exc))
             yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
 
     def panels(self, view: TurnView | None, paths: bool = True) -> Update:
@@ -125,10 +128,10 @@ class ChatHandlers:
         try:
             conversation = self.service.history.get_conversation(conversation_id)
         except UnknownConversation as exc:
-            gr.Warning(str(exc))
+            gr.Warning(toast(exc))
             return {}
         if conversation.owner != owner:  # only reachable by a forged request: conversations are listed per owner
-            gr.Warning("这个会话不属于当前会话窗口。")
+            gr.Warning(toast("这个会话不属于当前会话窗口。"))
             return {}
         turns = turns_from_history(self.service.history.messages(conversation_id))
         return {"chatbot": chat_messages(turns), "conversation": conversation_id, "turns": turns,

@@ -8,6 +8,7 @@ import gradio as gr
 from kb.service import Service
 from ui import citations, paths_figure, thinking
 from ui.ask import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.knowledge import library_choices
 from ui.knowledge_tab import build_knowledge_tab
 from ui.theme import CSS, THEME
 
@@ -79,8 +80,8 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         outputs = [components[name] for name in OUTPUTS]
         ask_inputs = [question, conversation, owner, turns, *knobs]
 
-        def ask(*args: Any) -> Iterator[tuple]:
-            for update in handlers.ask(*args):
+        def ask(request: gr.Request, *args: Any) -> Iterator[tuple]:  # the session from the connection
+            for update in handlers.ask(*args, session=request.session_hash):
                 yield _positional(update)
 
         gr.on([question.submit, send.click], ask, ask_inputs, outputs, api_name="ask", api_visibility="undocumented",
@@ -93,9 +94,9 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         def show_turn(t: list, evt: gr.SelectData) -> tuple:
             return _positional(handlers.show_turn(t, evt))
 
-        def libraries(chosen: list[str] | None) -> Any:
-            present = kb_tab.handlers.libraries()
-            return gr.update(choices=present, value=[x for x in chosen or () if x in present])
+        def libraries(chosen: list[str] | None, request: gr.Request) -> Any:
+            present = kb_tab.handlers.libraries(request.session_hash)
+            return gr.update(choices=library_choices(present), value=[x for x in chosen or () if x in present])
 
         chatbot.select(show_turn, turns, outputs, api_visibility="private")
         conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)), [conversations, owner], outputs,
@@ -106,6 +107,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library
             trigger(libraries, knobs[0], knobs[0], api_visibility="private")
+        demo.unload(kb_tab.handlers.end_session)  # the tab closed: its private library goes
     return demo
 
 
@@ -119,9 +121,9 @@ def _positional(update: Update) -> tuple:
 
 def _settings_panel(service: Service) -> list[gr.components.Component]:
     """The knobs of a turn, in KNOBS order, with TurnRequest's defaults."""
-    libraries = sorted({s.library for s in service.stores.graph.list_documents()})
+    libraries = service.sessions.visible(None, service.read.current().libraries)  # shared: every page starts so
     knobs = [
-        gr.CheckboxGroup(libraries, label="知识库（不选 = 全部）"),
+        gr.CheckboxGroup(library_choices(libraries), label="知识库（不选 = 全部共享库和本会话私有库）"),
         gr.Slider(1, 100, DEFAULTS.top_k, step=1, label="topK：检索片段数"),
         gr.Slider(0.0, 1.0, DEFAULTS.threshold, step=0.05, label="threshold：相对相关度阈值"),
         gr.Checkbox(DEFAULTS.enable_hybrid_search, label="混合检索（向量 + BM25）"),

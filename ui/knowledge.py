@@ -7,6 +7,7 @@ from typing import Sequence
 
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import BODY, Document, IngestResult
+from kb.session_libraries import is_private
 from ui.safe import clip, h
 
 STATUS = MappingProxyType({
@@ -17,6 +18,30 @@ STATUS = MappingProxyType({
 })
 DOCUMENT_COLUMNS = ["文档", "库", "附件", "片段", "悬空引用", "标签", "id"]
 TEXT_PREVIEW = 20000  # characters of a document's text shown in its view
+PRIVATE_LIBRARY = "🔒 本会话私有库"  # how the session's own private library is shown
+
+
+def library_label(library: str) -> str:
+    """A library as the tab shows it: its name, or PRIVATE_LIBRARY for the session's own."""
+    return PRIVATE_LIBRARY if is_private(library) else library
+
+
+def library_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
+    """(shown name, library id) for a selector."""
+    return [(library_label(x), x) for x in libraries]
+
+
+def lifetime(ttl_min: float) -> str:
+    """When a private library is removed, as a phrase."""
+    return f"关闭页面或最后一次上传 {ttl_min:g} 分钟后自动删除" if ttl_min > 0 else "关闭页面后自动删除"
+
+
+def destination_html(shared_library: str | None, ttl_min: float) -> str:
+    """Where an upload went: a shared library, or the session's private one and when it goes."""
+    if shared_library is not None:
+        return f'<div class="kb-summary">已写入共享库“{h(shared_library)}”。</div>'
+    return (f'<div class="kb-summary">已写入{PRIVATE_LIBRARY}：只有本页面能看到、检索和删除，'
+            f"{h(lifetime(ttl_min))}。</div>")
 
 
 def ingest_results_html(results: Sequence[IngestResult]) -> str:
@@ -49,7 +74,7 @@ def document_rows(summaries: Sequence[DocumentSummary], attachments: Sequence[At
     for a in attachments:
         labels[a.doc_id].append(a.label)
     return [
-        [s.name, s.library, f"{s.attachments}：{clip('、'.join(labels[s.id]), 60)}" if s.attachments else "0",
+        [s.name, library_label(s.library), f"{s.attachments}：{clip('、'.join(labels[s.id]), 60)}" if s.attachments else "0",
          s.chunks, "、".join(s.dangling), "、".join(s.tags), s.id]
         for s in summaries
     ]
@@ -57,7 +82,7 @@ def document_rows(summaries: Sequence[DocumentSummary], attachments: Sequence[At
 
 def document_choices(summaries: Sequence[DocumentSummary]) -> list[tuple[str, str]]:
     """(label, doc id) for the document selector."""
-    return [(f"{s.name}（{s.library}）", s.id) for s in summaries]
+    return [(f"{s.name}（{library_label(s.library)}）", s.id) for s in summaries]
 
 
 def document_view_html(doc: Document | None) -> str:
@@ -85,7 +110,7 @@ def document_view_html(doc: Document | None) -> str:
     body_chunks = sum(1 for c in doc.chunks if c.attachment == BODY)
     return (
         f'<div class="kb-doc"><h3>📄 {h(doc.title)}</h3>'
-        f'<div class="kb-meta">库：{h(doc.library)} · 文件：{h(files)} · {len(doc.text)} 字 · '
+        f'<div class="kb-meta">库：{h(library_label(doc.library))} · 文件：{h(files)} · {len(doc.text)} 字 · '
         f'{len(doc.chunks)} 个片段（正文 {body_chunks}）{tags} · id {h(doc.id)}</div>'
         f"<h4>附件（{len(doc.attachments)}）</h4>"
         + (f'<table class="kb-table"><tr><th>编号</th><th>名称</th><th>字数</th><th>被谁引用</th></tr>{att_rows}</table>'

@@ -4,7 +4,8 @@ Gradio 6.31 turns every public endpoint of the Blocks into an MCP tool at /gradi
 /gradio_api/mcp/sse for SSE clients): the function's name is the tool's name, its type hints the input
 schema, and its docstring (`Args:` lines included) the descriptions. So UI event handlers must be registered
 with api_visibility="private", or they become tools too. Results are JSON text: Gradio would send a dict as its
-Python repr.
+Python repr. The tools read the shared libraries only (kb.session_libraries.SharedReads): a visitor's private
+library is never listed, searched, opened or walked through MCP.
 """
 from __future__ import annotations
 
@@ -13,15 +14,21 @@ from typing import Any, Callable
 
 import gradio as gr
 
+from kb.session_libraries import SharedReads
 from kb.tools import KnowledgeTools, ToolError
 
 
 def register_tools(service: Any) -> None:
     """Add search_chunks, search_by_tags, get_document, resolve_attachments and graph_neighbors to the open Blocks."""
-    tools = KnowledgeTools.from_service(service)
+    shared = SharedReads(service.read)
+    tools = KnowledgeTools(shared, service.pipeline.retriever, service.stores.graph)
 
     def search_chunks(query: str, top_k: int = 8, library: str = "") -> str:
-        return _json(tools.search_chunks, query, top_k, library)
+        library = library.strip() if isinstance(library, str) else ""
+        scope = (library,) if library else tuple(sorted(shared.current().libraries))  # empty: every shared one
+        if not scope and service.read.current().documents:
+            return "[]"  # only private libraries hold documents, and they are not for MCP clients
+        return _json(tools.search, query, top_k, scope)
 
     def search_by_tags(keyword: str = "") -> str:
         return _json(tools.search_by_tags, keyword)
@@ -42,7 +49,10 @@ def register_tools(service: Any) -> None:
 
 
 class ToolFailure(gr.Error):
-    """A gr.Error whose str() is the bare message: MCP clients show str(exception) as the tool's error text."""
+    """A gr.Error whose str() is the bare message: MCP clients show str(exception) as the tool's error text.
+
+    Not a toast (MCP calls come from clients, not the page), so the text is sent as it is, not HTML-escaped.
+    """
 
     def __str__(self) -> str:
         return str(self.message)

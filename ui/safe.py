@@ -1,4 +1,4 @@
-"""Document text made inert for the two places it is shown: HTML panels and Markdown chat messages."""
+"""Text made inert for the places it is shown: HTML panels, Markdown chat messages and toasts."""
 from __future__ import annotations
 
 import html
@@ -19,6 +19,14 @@ def md(text: str) -> str:
     `&lt;script&gt;` and are displayed literally, and `![x](url)` is shown as text instead of fetching url.
     """
     return _IMAGE.sub(r"!\\[", html.escape(text, quote=False))
+
+
+def toast(text: object) -> str:
+    """The message of a gr.Error / gr.Warning / gr.Info: Gradio inserts it as HTML, so it is escaped.
+
+    Library names, file names and a model server's error text reach toasts; `<img src=x>` must show as text.
+    """
+    return html.escape(str(text), quote=False)
 
 
 def clip(text: str, limit: int) -> str:

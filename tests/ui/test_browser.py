@@ -101,6 +101,30 @@ def test_a_hostile_document_renders_as_text_everywhere(page, app_url):
     assert page.dialogs == [] and _foreign(page, app_url) == []
 
 
+def test_a_toast_shows_a_hostile_library_name_as_text(page, service, tmp_path):
+    """A library picked in the settings is gone when the question is asked: the warning names it, as text."""
+    from playwright.sync_api import expect
+
+    hostile = "<img src=x onerror=\"window.__pwned='toast'\"><b>粗</b>"
+    plan = tmp_path / "吊装作业预案.md"
+    plan.write_text("# 吊装作业预案\n\n吊装半径内禁止站人。\n", encoding="utf-8")
+    [result] = service.stores.ingestor.ingest([plan], hostile)
+    try:
+        page.reload()
+        page.get_by_text("设置", exact=True).click()
+        page.get_by_label(hostile, exact=True).check()
+        service.stores.ingestor.delete(result.doc_id)
+        question = page.locator("#annex-question textarea")
+        question.fill("吊装半径内能站人吗？")
+        question.press("Enter")
+        toast = page.locator("[data-testid='toast-body']").first
+        expect(toast).to_contain_text("Unknown library '<img src=x onerror=", timeout=TIMEOUT)
+        assert toast.locator("img, b").count() == 0
+        assert page.evaluate("window.__pwned") is None
+    finally:
+        service.stores.ingestor.delete(result.doc_id)
+
+
 def _scroll_chat_to_the_answer(page) -> None:
     """Show the question and the start of the answer (the chat scrolls to its end while streaming)."""
     page.evaluate("""() => {

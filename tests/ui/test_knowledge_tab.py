@@ -1,9 +1,13 @@
-"""The knowledge-base tab's handlers on the real stores: upload with a corrupt file, view, picture, delete."""
+"""The knowledge-base tab's handlers on the real stores: upload with a corrupt file, view, picture, delete, and
+who may do which: the token for the shared libraries, the session for its private one."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 import gradio as gr
 import pytest
 
+from kb.session_libraries import PRIVATE_PREFIX
 from ui.knowledge_tab import KnowledgeBase
 
 PLAN = "# 北湖仓储消防预案\n\n夜间巡查路线详见附件1，灭火器位置见附件2，消防泵房钥匙见附件7。\n\n附件1：夜间巡查路线\n\n一号库→二号库→泵房。\n"
@@ -23,37 +27,83 @@ def _uploads(tmp_path):
     return paths
 
 
-def test_upload_reports_every_file_ingests_the_good_ones_and_the_document_can_be_viewed_and_deleted(service, tmp_path):
-    kb = KnowledgeBase(service)
+TOKEN = "s3cret-token"
+
+
+@pytest.fixture
+def admin(service):
+    """The same stores served with ANNEX_API_TOKEN set (the shared fixture has it empty: shared writes off)."""
+    return replace(service, settings=replace(service.settings, api_token=TOKEN))
+
+
+def test_upload_reports_every_file_ingests_the_good_ones_and_the_document_can_be_viewed_and_deleted(admin, tmp_path):
+    kb = KnowledgeBase(admin)
     progress = []
-    html = kb.ingest(_uploads(tmp_path), "uploads", "测试, 消防", lambda fraction, desc: progress.append((fraction, desc)))
-    assert "2 个文件成功，2 个失败" in html
+    html = kb.ingest("s1", _uploads(tmp_path), "uploads", "测试, 消防", TOKEN,
+                     lambda fraction, desc: progress.append((fraction, desc)))
+    assert "已写入共享库“uploads”" in html and "2 个文件成功，2 个失败" in html
     assert "✓ 已入库" in html and "↳ 作为附件并入" in html and html.count("✗ 失败") == 2
     assert "损坏.docx" in html and "图片.txt" in html
     assert "悬空引用：附件7" in html  # 附件7 is mentioned but does not exist
     assert progress and progress[-1][0] == 1.0
-    rows, choices = kb.listing()
+    rows, choices = kb.listing("another session")  # a shared library: every session sees it
     [row] = [r for r in rows if r[0] == "北湖仓储消防预案.md"]
     doc_id = row[-1]
     assert row[1] == "uploads" and row[2].startswith("2：附件1、附件2") and row[4] == "附件7" and row[5] == "测试、消防"
     assert ("北湖仓储消防预案.md（uploads）", doc_id) in choices
-    assert "uploads" in kb.libraries()
-    view = kb.view(doc_id)
+    assert "uploads" in kb.libraries(None)
+    view = kb.view(None, doc_id)
     assert "夜间巡查路线" in view and "灭火器分布表" in view and "附件7 不存在（悬空引用）" in view
-    figure = kb.picture("灭火器", "uploads", 5)
+    figure = kb.picture(None, "灭火器", "uploads", 5)
     assert "筛选命中 1 / 共 1" in figure.layout.annotations[-1].text
-    assert "已删除《北湖仓储消防预案》" in kb.delete(doc_id)
-    assert doc_id not in [r[-1] for r in kb.listing()[0]] and "uploads" not in kb.libraries()
+    with pytest.raises(gr.Error, match="确认删除"):
+        kb.delete("s1", doc_id, False, TOKEN)
+    with pytest.raises(gr.Error, match="口令不对"):
+        kb.delete("s1", doc_id, True, "wrong")
+    assert "已删除《北湖仓储消防预案》" in kb.delete("s1", doc_id, True, TOKEN)
+    assert doc_id not in [r[-1] for r in kb.listing(None)[0]] and "uploads" not in kb.libraries(None)
     with pytest.raises(gr.Error):
-        kb.delete(doc_id)
+        kb.delete("s1", doc_id, True, TOKEN)
+
+
+def test_without_the_token_an_upload_is_private_to_its_session_and_goes_when_the_session_ends(service, tmp_path):
+    kb = KnowledgeBase(service)
+    html = kb.ingest("visitor", _uploads(tmp_path)[:2], "demo", "", "")
+    assert "已写入🔒 本会话私有库" in html and "2 个文件成功" in html
+    library = service.sessions.own("visitor")
+    assert library.startswith(PRIVATE_PREFIX)
+    [doc] = [d for d in service.read.current().documents.values() if d.library == library]
+    assert doc.id in [r[-1] for r in kb.listing("visitor")[0]] and kb.libraries("visitor")[-1] == library
+    assert doc.id not in [r[-1] for r in kb.listing("stranger")[0]] and library not in kb.libraries("stranger")
+    assert "夜间巡查路线" in kb.view("visitor", doc.id) and "夜间巡查路线" not in kb.view("stranger", doc.id)
+    with pytest.raises(gr.Error, match="已不在知识库中"):
+        kb.delete("stranger", doc.id, True, "")
+    assert doc.id in service.read.current().documents
+    assert service.sessions.end("visitor") == 1
+    assert doc.id not in service.read.current().documents and service.sessions.own("visitor") is None
+
+
+def test_shared_writes_are_off_without_a_server_token_and_refused_with_a_wrong_one(service, admin, tmp_path):
+    before = set(service.read.current().documents)
+    plan = _uploads(tmp_path)[:1]
+    with pytest.raises(gr.Error, match="共享库的写入已关闭"):
+        KnowledgeBase(service).ingest("s", plan, "demo", "", "anything")
+    with pytest.raises(gr.Error, match="口令不对"):
+        KnowledgeBase(admin).ingest("s", plan, "demo", "", "wrong")
+    with pytest.raises(gr.Error, match="session-"):
+        KnowledgeBase(admin).ingest("s", plan, PRIVATE_PREFIX + "mine", "", TOKEN)
+    shared = next(d for d in service.read.current().documents.values() if d.library == "demo")
+    with pytest.raises(gr.Error, match="共享库的写入已关闭"):
+        KnowledgeBase(service).delete("s", shared.id, True, "")
+    assert set(service.read.current().documents) == before
 
 
 def test_uploading_nothing_is_refused(service):
     with pytest.raises(gr.Error, match="先选择"):
-        KnowledgeBase(service).ingest([], "demo", "")
+        KnowledgeBase(service).ingest("s", [], "demo", "")
 
 
 def test_the_library_picture_is_capped(service):
-    figure = KnowledgeBase(service).picture("", "全部", 2)
+    figure = KnowledgeBase(service).picture(None, "", "全部", 2)
     caption = figure.layout.annotations[-1].text
     assert caption.startswith("显示 2 个文档") and "已截断" in caption

@@ -1,0 +1,165 @@
+"""Visitors' private libraries: one per browser session, seen only by it, removed when it ends or goes stale.
+
+A public demo lets anyone try their own document without the token. Such an upload goes into a library named
+PRIVATE_PREFIX + a random id, which this registry maps to the Gradio session that made it. Every reader outside
+that session (another session, the HTTP API, the MCP tools) sees only the shared libraries: `scope` turns
+"every library" into the explicit list a caller may search. Sessions do not survive a restart, so at start every
+private library is an orphan and is removed; a library also goes once its session ends (Gradio's unload) or
+`ttl` seconds after its last upload, whichever comes first.
+"""
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable
+
+from graph.resolve import AttachmentCatalog
+from kb.errors import AnnexError
+from kb.ingest import Ingestor
+from kb.pipeline import InvalidRequest, UnknownLibrary
+from kb.readmodels import ReadModels, Snapshot
+from kb.turn import TurnRequest
+
+PRIVATE_PREFIX = "session-"  # no shared library may start with this
+
+
+def is_private(library: str) -> bool:
+    """Whether a library id is a visitor's private library."""
+    return library.startswith(PRIVATE_PREFIX)
+
+
+class ReservedLibrary(AnnexError):
+    """A shared library was asked for under the reserved private prefix."""
+
+    def __init__(self, library: str) -> None:
+        super().__init__(f"Library names starting with {PRIVATE_PREFIX!r} are reserved for visitors' private "
+                         f"libraries; pick another name than {library!r}.")
+        self.library = library
+
+
+class NothingToSearch(UnknownLibrary):
+    """No library this caller may see holds documents, though the knowledge base is not empty."""
+
+    def __init__(self) -> None:  # skips UnknownLibrary's message: it would list libraries the caller may not see
+        AnnexError.__init__(self, "No library you can search holds documents yet; upload a document first.")
+        self.library = ""
+
+
+def check_shared_name(library: str) -> str:
+    """The library name if it may name a shared library; ReservedLibrary otherwise."""
+    if is_private(library):
+        raise ReservedLibrary(library)
+    return library
+
+
+@dataclass(frozen=True)
+class _Entry:
+    library: str
+    touched: float  # clock() of the last upload
+
+
+class SessionLibraries:
+    """Which private library belongs to which session, and the clean-up of ended, stale and orphaned ones."""
+
+    def __init__(self, read: ReadModels, ingestor: Ingestor, ttl_seconds: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.read = read
+        self.ingestor = ingestor
+        self.ttl = ttl_seconds
+        self.clock = clock
+        self._entries: dict[str, _Entry] = {}
+        self._lock = threading.Lock()
+
+    def library_for_upload(self, session: str) -> str:
+        """The session's private library (created on first use); restarts its time limit."""
+        if not session:
+            raise AnnexError("This upload has no browser session; reload the page and upload again.")
+        with self._lock:
+            entry = self._entries.get(session)
+            library = entry.library if entry else PRIVATE_PREFIX + uuid.uuid4().hex[:16]
+            self._entries[session] = _Entry(library, self.clock())
+        return library
+
+    def own(self, session: str | None) -> str | None:
+        """The session's private library id, if it has one that is not past its time limit."""
+        self.sweep()
+        entry = self._entries.get(session or "")
+        return entry.library if entry else None
+
+    def visible(self, session: str | None, present: Iterable[str]) -> list[str]:
+        """Of the libraries present, the ones the session may see: the shared ones, then its own."""
+        own = self.own(session)
+        present = set(present)
+        return sorted(x for x in present if not is_private(x)) + ([own] if own in present else [])
+
+    def may_see(self, session: str | None, library: str) -> bool:
+        """Whether the session (None: a caller without one) may read this library."""
+        return not is_private(library) or (session is not None and library == self.own(session))
+
+    def scope(self, request: TurnRequest, session: str | None = None) -> TurnRequest:
+        """The request with its libraries made explicit and checked: empty means every library the session sees.
+
+        Raises UnknownLibrary (naming only visible libraries) for one it may not see, InvalidRequest for a
+        document of such a library, NothingToSearch when it sees no library but others hold documents.
+        """
+        snapshot = self.read.current()
+        visible = self.visible(session, snapshot.libraries)
+        for library in request.library_ids:
+            if library not in visible:
+                raise UnknownLibrary(library, set(visible))
+        doc = snapshot.documents.get(request.document_id or "")
+        if doc is not None and doc.library not in visible:
+            raise InvalidRequest("documentId", f"Unknown document {request.document_id!r}.")
+        if request.library_ids or not snapshot.documents:
+            return request
+        if not visible:
+            raise NothingToSearch()
+        return replace(request, library_ids=tuple(visible))
+
+    def end(self, session: str | None) -> int:
+        """The session ended: delete its private library; how many documents went."""
+        with self._lock:
+            entry = self._entries.pop(session or "", None)
+        return self._delete_library(entry.library) if entry else 0
+
+    def sweep(self) -> int:
+        """Delete private libraries past their time limit, and orphans no session owns; documents deleted."""
+        now = self.clock()
+        with self._lock:
+            stale = [s for s, e in self._entries.items() if self.ttl > 0 and now - e.touched > self.ttl]
+            for session in stale:
+                del self._entries[session]
+            owned = {e.library for e in self._entries.values()}
+        present = self.read.current().libraries
+        return sum(self._delete_library(x) for x in present if is_private(x) and x not in owned)
+
+    def _delete_library(self, library: str) -> int:
+        docs = [d.id for d in self.read.current().documents.values() if d.library == library]
+        return sum(1 for doc_id in docs if self.ingestor.delete(doc_id))
+
+
+class SharedReads:
+    """The read models as a reader without a session sees them: snapshots of the shared libraries only.
+
+    Hand this to a reader that must never reach a private library (the MCP tools): what is not in its
+    documents and catalog cannot be listed, opened, resolved or walked.
+    """
+
+    def __init__(self, read: ReadModels) -> None:
+        self.read = read
+        self.graph = read.graph
+        self._cache: tuple[Snapshot, Snapshot] | None = None
+
+    def current(self) -> Snapshot:
+        """The current snapshot without its private documents and their attachments."""
+        snapshot = self.read.current()
+        cached = self._cache
+        if cached is not None and cached[0] is snapshot:
+            return cached[1]
+        documents = {k: d for k, d in snapshot.documents.items() if not is_private(d.library)}
+        shared = snapshot if len(documents) == len(snapshot.documents) else replace(
+            snapshot, documents=documents, catalog=AttachmentCatalog(snapshot.catalog.of_documents(list(documents))))
+        self._cache = (snapshot, shared)
+        return shared
