@@ -35,6 +35,13 @@ class InvalidRequest(AnnexError):
         self.field = field
 
 
+class UnknownDocument(InvalidRequest):
+    """A documentId that is not stored."""
+
+    def __init__(self, document_id: str) -> None:
+        super().__init__("documentId", f"Unknown document {document_id!r}.")
+
+
 class UnknownLibrary(AnnexError):
     """A library id that holds no documents."""
 
@@ -117,7 +124,7 @@ class Pipeline:
             if library not in snapshot.libraries:
                 raise UnknownLibrary(library, snapshot.libraries)
         if request.document_id and request.document_id not in snapshot.documents:
-            raise InvalidRequest("documentId", f"Unknown document {request.document_id!r}.")
+            raise UnknownDocument(request.document_id)
         if request.conversation_id:
             self.history.get_conversation(request.conversation_id)
         return replace(request, query=query, library_ids=library_ids)

@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
 from kb.history import UnknownConversation
-from kb.pipeline import InvalidRequest, UnknownLibrary
+from kb.pipeline import InvalidRequest, UnknownDocument, UnknownLibrary
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult
 
 _DEFAULTS = TurnRequest("")
@@ -184,7 +184,7 @@ def _rejected(exc: AnnexError) -> HTTPException:
         return _error(404, ["body", "libraryIds"], str(exc), "unknown_library")
     if isinstance(exc, UnknownConversation):
         return _error(404, ["body", "conversationId"], str(exc), "unknown_conversation")
-    if isinstance(exc, InvalidRequest) and exc.field == "documentId":
+    if isinstance(exc, UnknownDocument):
         return _error(404, ["body", "documentId"], f"{exc} GET /api/knowledge/documents lists the documents.",
                       "unknown_document")
     field = exc.field if isinstance(exc, InvalidRequest) else "query"
