@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
@@ -152,21 +153,41 @@ def _detail(loc: list[str], message: str, kind: str, **more: Any) -> list[dict[s
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Give every /api error the documented shape: unknown routes and unexpected failures too (not plain text)."""
+    """Give every /api error the documented shape: unknown routes and unexpected failures too (not plain text).
+
+    Call it after the API routes are included and before the Gradio app is mounted.
+    """
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if not request.url.path.startswith("/api/"):
             return await http_exception_handler(request, exc)
         detail = exc.detail
-        if isinstance(detail, str):
-            kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-            detail = _detail(["path"], detail, kind)
+        if isinstance(detail, str):  # Starlette's own: an unknown route, a wrong method, a body it cannot read
+            loc, kind = {404: (["path"], "not_found"), 405: (["method"], "method_not_allowed"),
+                         400: (["body"], "invalid_body")}.get(exc.status_code, ([], "http_error"))
+            detail = _detail(loc, f"{detail}." if exc.status_code != 400 else
+                             f"{detail}: send the body as UTF-8 JSON.", kind)
         return SafeJSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(request: Request, exc: RequestValidationError) -> Response:
         return SafeJSONResponse({"detail": jsonable_encoder(exc.errors())}, 422)
+
+    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    api_routes = list(app.router.routes)  # those included so far; not the Gradio app, mounted later
+
+    def unrouted(request: Request) -> Response:
+        """/api paths no route serves: without this, the Gradio app mounted at / answers them with its own 404."""
+        path = request.url.path
+        allowed = [m for m in methods if any(r.matches({**request.scope, "method": m})[0] == Match.FULL
+                                             for r in api_routes)]
+        if allowed:
+            raise StarletteHTTPException(405, f"{request.method} is not allowed on {path}; use {', '.join(allowed)}",
+                                         headers={"Allow": ", ".join(allowed)})
+        raise StarletteHTTPException(404, f"No API endpoint {path}; /docs lists them")
+
+    app.add_api_route("/api/{path:path}", unrouted, methods=methods, include_in_schema=False)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:

@@ -175,3 +175,45 @@ def test_a_streamed_turn_that_fails_midway_ends_with_error_then_done(live_app):
     assert stored.role == "assistant" and stored.id == done["message_id"] and "回答失败" in stored.content
     _continues(live_app, conversation)
     assert_healthy(live_app)
+
+
+# --- item 11: mistyped values were converted; some refusals were plain text or a bare string ---------------------
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"topK": "5"}, "topK"),
+    ({"topK": True}, "topK"),
+    ({"hops": 1.0}, "hops"),
+    ({"historyTurns": "2"}, "historyTurns"),
+    ({"threshold": "0.5"}, "threshold"),
+    ({"enableRerank": "yes"}, "enableRerank"),
+    ({"enableHybridSearch": 1}, "enableHybridSearch"),
+    ({"think": "true"}, "think"),
+    ({"libraryIds": "demo"}, "libraryIds"),
+    ({"conversationId": 7}, "conversationId"),
+    ({"query": 5}, "query"),
+])
+@pytest.mark.parametrize("path", [CHAT, STREAM])
+def test_a_mistyped_value_is_refused_with_422_naming_the_field(live_app, path, body, field):
+    conversations = len(live_app.service.history.list_conversations(limit=10_000))
+    _refusal(live_app.http.post(path, json={"query": NORMAL_QUESTION, **body}), 422, field)
+    assert len(live_app.service.history.list_conversations(limit=10_000)) == conversations
+    assert_healthy(live_app)
+
+
+@pytest.mark.parametrize(("method", "path", "content", "status"), [
+    ("POST", CHAT, b'{"query": ', 422),  # malformed JSON
+    ("POST", CHAT, b'{"query": "\xff\xfe"}', 400),  # not UTF-8
+    ("POST", CHAT, b"[1, 2]", 422),
+    ("GET", CHAT, b"", 405),
+    ("POST", "/api/knowledge/nope", b"{}", 404),
+    ("GET", "/api/knowledge/conversations/nope", b"", 404),
+])
+def test_every_refusal_has_the_documented_shape(live_app, method, path, content, status):
+    response = live_app.http.request(method, path, content=content, headers={"Content-Type": "application/json"})
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json"), response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, list) and detail, detail
+    assert all(isinstance(d["loc"], list) and d["msg"] and d["type"] for d in detail), detail
+    assert_healthy(live_app)
