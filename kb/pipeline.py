@@ -25,6 +25,7 @@ from kb.turn import MAX_LIBRARY_IDS, GraphPath, Hit, Source, TurnRequest
 
 _BLOCK_START = "\n\n**相关附件内容："
 log = logging.getLogger(__name__)
+_NAMED_DROPS = 8  # sources named one by one in the context-window note; the rest are counted
 
 
 class InvalidRequest(AnnexError):
@@ -232,17 +233,20 @@ class Pipeline:
     def _fit_note(self, fitted: Fitted) -> str:
         """The thinking line saying what was left out of the prompt to fit the context window, and why."""
         s = self.settings
-        left_out = [f"舍弃 [{x.n}]《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}"
-                    f"（约 {estimate_tokens(x.text):,} tokens）" for x in fitted.dropped]
-        left_out += [f"截断 [{x.n}]《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}"
-                     for x in fitted.cut]
+        named = [f"《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}"
+                 f"（约 {estimate_tokens(x.text):,} tokens）" for x in fitted.dropped]
+        left_out = []
+        if named:
+            more = "等" if len(named) > _NAMED_DROPS else ""
+            left_out.append(f"舍弃 {len(named)} 个来源（按相关度从低到高）：{'、'.join(named[:_NAMED_DROPS])}{more}")
+        left_out += [f"截断《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}" for x in fitted.cut]
         if fitted.history_dropped:
             left_out.append(f"舍弃最早的 {fitted.history_dropped} 条历史消息")
         head = (f"上下文窗口：提示约 {fitted.first_tokens:,} tokens，加回答上限 {s.llm_max_tokens:,}"
-                f"（ANNEX_LLM_MAX_TOKENS）超出窗口 {s.llm_context_tokens:,}（ANNEX_LLM_CONTEXT_TOKENS）")
+                f"（ANNEX_LLM_MAX_TOKENS）超出窗口 {s.llm_context_tokens:,}（ANNEX_LLM_CONTEXT_TOKENS）；")
         if fitted.tokens > fitted.budget:
-            return head + f"；{'，'.join(left_out) + '，' if left_out else ''}仍约 {fitted.tokens:,} tokens，问题本身已超出窗口"
-        return head + f"；{'，'.join(left_out)}（按相关度从低到高），提示现约 {fitted.tokens:,} tokens"
+            return head + "".join(x + "；" for x in left_out) + f"仍约 {fitted.tokens:,} tokens：问题本身已超出窗口"
+        return head + "；".join(left_out) + f"；提示现约 {fitted.tokens:,} tokens"
 
     def _begin(self, request: TurnRequest) -> Generator[Event, None, tuple[TurnState, list[str], list[tuple[str, str]]]]:
         """Open (or continue) the conversation and store the question; returns the turn and its history."""
