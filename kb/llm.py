@@ -245,8 +245,8 @@ class OpenAIChatModel:
             return (f"The model endpoint {self.base_url} stopped sending for over {self.timeout:g} s mid-answer; "
                     "ask again, or raise ANNEX_LLM_TIMEOUT for slow models.")
         attempts = self.max_retries + 1  # the client retries a timeout before the answer starts
-        tries = "once" if attempts == 1 else f"on any of {attempts} attempts (1 + ANNEX_LLM_MAX_RETRIES={self.max_retries})"
-        return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s {tries}; "
+        tries = "" if attempts == 1 else f" on any of {attempts} attempts (1 + ANNEX_LLM_MAX_RETRIES={self.max_retries})"
+        return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s{tries}; "
                 f"gave up after {waited:.1f} s in all. Check the server is up, or raise ANNEX_LLM_TIMEOUT for slow "
                 "models.")
 
