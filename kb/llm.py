@@ -154,6 +154,7 @@ class OpenAIChatModel:
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
         """Stream the answer; thinking deltas come whatever `think` says, the UI decides whether to show them."""
         splitter = ThinkTagSplitter()
+        pairs = (_PairJoiner(), _PairJoiner())  # reasoning, content
         started = partial = False
         began = time.monotonic()
         try:
@@ -164,11 +165,14 @@ class OpenAIChatModel:
                 for chunk in response:
                     chunks += 1
                     usage = chunk.usage or usage  # some servers repeat a running total on every chunk
-                    for delta in self._deltas(chunk, splitter):
+                    for delta in self._deltas(chunk, splitter, pairs):
                         partial = partial or delta.kind == "content"
                         yield delta
             if not chunks:
                 raise LLMError(self._no_chunk_message(messages))
+            if reasoning := pairs[0].flush():
+                yield ModelDelta("thinking", reasoning)
+            yield from splitter.feed(pairs[1].flush())
             yield from splitter.flush()
             if usage is not None:
                 yield ModelDelta("usage", usage=TokenUsage(usage.prompt_tokens, usage.completion_tokens,
@@ -208,16 +212,17 @@ class OpenAIChatModel:
             self._thinking_switch = False
             return self._create(messages, think)
 
-    def _deltas(self, chunk: Any, splitter: ThinkTagSplitter) -> Iterator[ModelDelta]:
+    def _deltas(self, chunk: Any, splitter: ThinkTagSplitter, pairs: tuple[_PairJoiner, _PairJoiner]
+                ) -> Iterator[ModelDelta]:
         """Deltas in one chat.completion.chunk: reasoning fields, then content split at <think> tags."""
         for choice in chunk.choices[:1]:
             delta = choice.delta
             extra = delta.model_extra or {}  # reasoning fields are not in the SDK's schema: pydantic extras
             reasoning = extra.get("reasoning_content") or extra.get("reasoning")
-            if isinstance(reasoning, str) and reasoning:
-                yield ModelDelta("thinking", _valid_text(reasoning))
+            if isinstance(reasoning, str) and (reasoning := pairs[0].feed(reasoning)):
+                yield ModelDelta("thinking", reasoning)
             if delta.content:
-                yield from splitter.feed(_valid_text(delta.content))
+                yield from splitter.feed(pairs[1].feed(delta.content))
 
     def _status_message(self, exc: openai.APIStatusError) -> str:
         where, code, detail = self.base_url, exc.status_code, _detail(exc)
@@ -279,6 +284,24 @@ def _mentions_context(detail: str) -> bool:
     """Whether a server's error is about the prompt's length (llama.cpp, vLLM, OpenAI, Ollama wordings)."""
     text = detail.lower()
     return "context" in text and any(w in text for w in ("exceed", "length", "window", "too long", "maximum"))
+
+
+class _PairJoiner:
+    """Joins a UTF-16 surrogate pair a server split across two chunks ("\\ud83d", then "\\ude00")."""
+
+    def __init__(self) -> None:
+        self._high = ""
+
+    def feed(self, text: str) -> str:
+        """The text that is now whole; a high surrogate at the end waits for the next chunk."""
+        text, self._high = self._high + text, ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self._high = text[:-1], text[-1]
+        return _valid_text(text)
+
+    def flush(self) -> str:
+        text, self._high = self._high, ""
+        return _valid_text(text)
 
 
 def _valid_text(text: str) -> str:

@@ -148,7 +148,7 @@ class _ChatHandler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
 
     def _event(self, data: str) -> None:
-        payload = f"data: {data}\n\n".encode()
+        payload = f"data: {data}\n\n".encode("utf-8", "backslashreplace")  # a lone surrogate as its JSON escape
         self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
         self.wfile.flush()
         time.sleep(0.001)  # let the client see pieces arrive separately, as from a real model

@@ -12,10 +12,11 @@ from kb.context import estimate_messages
 from kb.settings import SettingsError, load_settings
 from tests.fake_openai import FakeChatServer, Script
 from tests.reliability.conftest import NORMAL_QUESTION, LiveApp, assert_healthy, serve
+from tests.reliability.test_requests import sse_events
 
 pytestmark = pytest.mark.reliability
 
-CHAT = "/api/knowledge/chat"
+CHAT, STREAM = "/api/knowledge/chat", "/api/knowledge/chat/stream"
 CONTEXT, MAX_TOKENS, TIMEOUT = 1500, 256, 0.4
 ANSWER = "东岭街道有冲锋舟3艘，存放于东岭仓库[1]。\n\n**相关附件**\n- 附件4-防汛抢险物资储备清单\n"
 
@@ -106,6 +107,21 @@ def test_a_context_refusal_with_http_400_names_the_setting(app, fake):
     turn = _ask(app, fake, Script(status=400, error_message="This model's maximum context length is 2048 tokens. "
                                                              "However, you requested 2955 tokens."))
     assert "ANNEX_LLM_CONTEXT_TOKENS" in turn["errors"][0]
+    _healthy(app, fake)
+
+
+def test_a_surrogate_pair_split_across_chunks_is_joined_and_a_lone_one_replaced(app, fake):
+    """Some servers split an emoji's UTF-16 pair across two chunks; unjoined, neither the history nor the stream
+    could encode the answer."""
+    fake.add(Script(content=["冲锋舟3艘\ud83d", "\ude00，救生衣\udc00充足。"]))
+    response = app.http.post(STREAM, json={"query": NORMAL_QUESTION})
+    assert response.status_code == 200
+    events = sse_events(response.text)
+    assert [kind for kind, _ in events][-1] == "done" and "error" not in [kind for kind, _ in events]
+    answer = "".join(data["text"] for kind, data in events if kind == "content")
+    assert answer.startswith("冲锋舟3艘😀，救生衣\ufffd充足。")
+    stored = app.service.history.messages(events[0][1]["conversation_id"])[-1]
+    assert stored.content.startswith("冲锋舟3艘😀，救生衣\ufffd充足。")
     _healthy(app, fake)
 
 

@@ -22,7 +22,8 @@ def _raw(http: httpx.Client, path: str, json_text: str) -> httpx.Response:
     return http.post(path, content=json_text.encode("ascii"), headers={"Content-Type": "application/json"})
 
 
-def _events(body: str) -> list[tuple[str, dict]]:
+def sse_events(body: str) -> list[tuple[str, dict]]:
+    """A text/event-stream body as (event, data) pairs."""
     out = []
     for block in body.strip().split("\n\n"):
         lines = dict(line.split(": ", 1) for line in block.split("\n"))
@@ -165,7 +166,7 @@ def test_a_streamed_turn_that_fails_midway_ends_with_error_then_done(live_app):
     with _history_disk_full(live_app, HEADROOM):
         response = live_app.http.post(STREAM, json={**BIG_TURN, "conversationId": conversation})
     assert response.status_code == 200
-    events = _events(response.text)
+    events = sse_events(response.text)
     kinds = [kind for kind, _ in events]
     assert kinds[-2:] == ["error", "done"], kinds
     assert "database or disk is full" in events[-2][1]["message"]
