@@ -184,8 +184,9 @@ class OpenAIChatModel:
         except openai.APIConnectionError as exc:
             raise LLMError(self._connection_message(exc, started), partial) from exc
         except openai.APIError as exc:  # an {"error": …} event inside the stream
-            raise LLMError(f"The model endpoint {self.base_url} reported an error mid-answer: {exc.message}; "
-                           + (self._context_hint(messages, str(exc.message)) or "retry, or check the server's logs."), partial) from exc
+            remedy = self._context_hint(messages, str(exc.message)) or "retry, or check the server's logs."
+            raise LLMError(f"The model endpoint {self.base_url} reported an error mid-answer: {exc.message}; {remedy}",
+                           partial) from exc
         except json.JSONDecodeError as exc:
             raise LLMError(f"The model endpoint {self.base_url} sent a malformed stream chunk ({exc.msg}); "
                            "the server or a proxy in between is broken — retry, or check its logs.", partial) from exc
@@ -250,7 +251,8 @@ class OpenAIChatModel:
             return (f"The model endpoint {self.base_url} stopped sending for over {self.timeout:g} s mid-answer; "
                     "ask again, or raise ANNEX_LLM_TIMEOUT for slow models.")
         attempts = self.max_retries + 1  # the client retries a timeout before the answer starts
-        tries = "" if attempts == 1 else f" on any of {attempts} attempts (1 + ANNEX_LLM_MAX_RETRIES={self.max_retries})"
+        tries = "" if attempts == 1 else (f" on any of {attempts} attempts "
+                                          f"(1 + ANNEX_LLM_MAX_RETRIES={self.max_retries})")
         return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s{tries}; "
                 f"gave up after {waited:.1f} s in all. Check the server is up, or raise ANNEX_LLM_TIMEOUT for slow "
                 "models.")

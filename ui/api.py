@@ -65,7 +65,7 @@ class ChatRequest(BaseModel):
 class ErrorItem(BaseModel):
     """One reason a request was refused or failed."""
 
-    loc: list[str] = Field(description="where: ['body', field], ['header', 'Authorization'], ['turn'] …")
+    loc: list[str | int] = Field(description="where: ['body', field], ['header', 'Authorization'], ['turn'] …")
     msg: str = Field(description="what happened and what to do")
     type: str = Field(description="a stable name: invalid_value, unknown_library, turn_failed …")
 
@@ -195,8 +195,6 @@ def install_error_handlers(app: FastAPI) -> None:
             return PlainTextResponse("Internal Server Error", 500)
         message = f"The server failed: {type(exc).__name__}: {exc}. The server's log has the traceback."
         return SafeJSONResponse({"detail": _detail([], message, "internal_error")}, 500)
-
-
 
 
 def _rejected(exc: AnnexError) -> HTTPException:
