@@ -6,9 +6,10 @@ import sqlite3
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from kb.errors import AnnexError
 
@@ -79,11 +80,29 @@ class History:
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
 
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction under the lock: committed when the block ends, rolled back on any failure.
+
+        Any failure, not only sqlite3.Error: a str that cannot be encoded (a lone surrogate) raises
+        UnicodeEncodeError inside the transaction, and a transaction left open would make every later write fail
+        with "cannot start a transaction within a transaction".
+        """
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # a failed COMMIT (busy, disk full) leaves it open too
+                    self._db.execute("ROLLBACK")
+                raise
+
     def create_conversation(self, title: str, owner: str = "") -> Conversation:
         """A new conversation titled by its first question."""
         conversation = Conversation(uuid.uuid4().hex, owner, title[:80], time.time())
-        with self._lock:
-            self._db.execute("INSERT INTO conversations VALUES (?, ?, ?, ?)", (conversation.id, owner, conversation.title, conversation.created))
+        with self._write() as db:
+            db.execute("INSERT INTO conversations VALUES (?, ?, ?, ?)", (conversation.id, owner, conversation.title, conversation.created))
         return conversation
 
     def get_conversation(self, conversation_id: str) -> Conversation:
@@ -118,25 +137,19 @@ class History:
     ) -> str:
         """Append a message (with its document links) and return its id."""
         message_id = message_id or uuid.uuid4().hex
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                seq = self._db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?", (conversation_id,)
-                ).fetchone()[0]
-                self._db.execute(
-                    "INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (message_id, conversation_id, seq, role, content, thinking,
-                     json.dumps(usage) if usage else None, json.dumps(extra or {}, ensure_ascii=False), time.time()),
-                )
-                self._db.executemany(
-                    "INSERT INTO message_links VALUES (?, ?, ?, ?, ?)",
-                    [(message_id, l.doc_id, l.chunk_id, l.title, l.score) for l in links],
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.Error:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._write() as db:
+            seq = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?", (conversation_id,)
+            ).fetchone()[0]
+            db.execute(
+                "INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (message_id, conversation_id, seq, role, content, thinking,
+                 json.dumps(usage) if usage else None, json.dumps(extra or {}, ensure_ascii=False), time.time()),
+            )
+            db.executemany(
+                "INSERT INTO message_links VALUES (?, ?, ?, ?, ?)",
+                [(message_id, l.doc_id, l.chunk_id, l.title, l.score) for l in links],
+            )
         return message_id
 
     def messages(self, conversation_id: str) -> list[Message]:

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Protocol
 
 import openai
 
+from kb.context import estimate_messages
 from kb.errors import AnnexError
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
@@ -113,11 +115,16 @@ class OpenAIChatModel:
         timeout: float = 60.0,
         max_retries: int = 1,
         temperature: float = 0.2,
+        context_tokens: int = 8192,
+        max_tokens: int = 1024,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.timeout = timeout
+        self.max_retries = max_retries
         self.temperature = temperature
+        self.context_tokens = context_tokens  # only for naming the likely cause of a failure
+        self.max_tokens = max_tokens
         self.name = f"{model} @ {self.base_url}"
         self._thinking_switch = True  # send chat_template_kwargs until the server rejects it
         self._client = openai.OpenAI(
@@ -140,12 +147,16 @@ class OpenAIChatModel:
             timeout=float(getattr(settings, "llm_timeout", 60.0)),
             max_retries=int(getattr(settings, "llm_max_retries", 1)),
             temperature=float(getattr(settings, "llm_temperature", 0.2)),
+            context_tokens=int(getattr(settings, "llm_context_tokens", 8192)),
+            max_tokens=int(getattr(settings, "llm_max_tokens", 1024)),
         )
 
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
         """Stream the answer; thinking deltas come whatever `think` says, the UI decides whether to show them."""
         splitter = ThinkTagSplitter()
+        pairs = (_PairJoiner(), _PairJoiner())  # reasoning, content
         started = partial = False
+        began = time.monotonic()
         try:
             response = self._create(messages, think)
             started = True
@@ -154,14 +165,14 @@ class OpenAIChatModel:
                 for chunk in response:
                     chunks += 1
                     usage = chunk.usage or usage  # some servers repeat a running total on every chunk
-                    for delta in self._deltas(chunk, splitter):
+                    for delta in self._deltas(chunk, splitter, pairs):
                         partial = partial or delta.kind == "content"
                         yield delta
             if not chunks:
-                raise LLMError(
-                    f"The model endpoint {self.base_url} answered without a single completion chunk; "
-                    "check that ANNEX_LLM_BASE_URL points at an OpenAI-compatible /v1 API."
-                )
+                raise LLMError(self._no_chunk_message(messages))
+            if reasoning := pairs[0].flush():
+                yield ModelDelta("thinking", reasoning)
+            yield from splitter.feed(pairs[1].flush())
             yield from splitter.flush()
             if usage is not None:
                 yield ModelDelta("usage", usage=TokenUsage(usage.prompt_tokens, usage.completion_tokens,
@@ -169,12 +180,13 @@ class OpenAIChatModel:
         except openai.APIStatusError as exc:
             raise LLMError(self._status_message(exc), partial) from exc
         except openai.APITimeoutError as exc:
-            raise LLMError(self._timeout_message(started), partial) from exc
+            raise LLMError(self._timeout_message(started, time.monotonic() - began), partial) from exc
         except openai.APIConnectionError as exc:
             raise LLMError(self._connection_message(exc, started), partial) from exc
         except openai.APIError as exc:  # an {"error": …} event inside the stream
-            raise LLMError(f"The model endpoint {self.base_url} reported an error mid-answer: {exc.message}; "
-                           "retry, or check the server's logs.", partial) from exc
+            remedy = self._context_hint(messages, str(exc.message)) or "retry, or check the server's logs."
+            raise LLMError(f"The model endpoint {self.base_url} reported an error mid-answer: {exc.message}; {remedy}",
+                           partial) from exc
         except json.JSONDecodeError as exc:
             raise LLMError(f"The model endpoint {self.base_url} sent a malformed stream chunk ({exc.msg}); "
                            "the server or a proxy in between is broken — retry, or check its logs.", partial) from exc
@@ -190,6 +202,7 @@ class OpenAIChatModel:
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=self.temperature,
+                max_tokens=self.max_tokens,
                 stream=True,
                 stream_options={"include_usage": True},
                 extra_body=extra,
@@ -200,16 +213,17 @@ class OpenAIChatModel:
             self._thinking_switch = False
             return self._create(messages, think)
 
-    def _deltas(self, chunk: Any, splitter: ThinkTagSplitter) -> Iterator[ModelDelta]:
+    def _deltas(self, chunk: Any, splitter: ThinkTagSplitter, pairs: tuple[_PairJoiner, _PairJoiner]
+                ) -> Iterator[ModelDelta]:
         """Deltas in one chat.completion.chunk: reasoning fields, then content split at <think> tags."""
         for choice in chunk.choices[:1]:
             delta = choice.delta
             extra = delta.model_extra or {}  # reasoning fields are not in the SDK's schema: pydantic extras
             reasoning = extra.get("reasoning_content") or extra.get("reasoning")
-            if isinstance(reasoning, str) and reasoning:
+            if isinstance(reasoning, str) and (reasoning := pairs[0].feed(reasoning)):
                 yield ModelDelta("thinking", reasoning)
             if delta.content:
-                yield from splitter.feed(delta.content)
+                yield from splitter.feed(pairs[1].feed(delta.content))
 
     def _status_message(self, exc: openai.APIStatusError) -> str:
         where, code, detail = self.base_url, exc.status_code, _detail(exc)
@@ -225,15 +239,37 @@ class OpenAIChatModel:
         if code >= 500:
             return (f"The model endpoint {where} failed with HTTP {code} ({detail}); "
                     "the server is in trouble — ask again later, or check its logs.")
+        if _mentions_context(detail):
+            return (f"The model endpoint {where} refused the request (HTTP {code}: {detail}); the prompt does not fit "
+                    f"the model's context window: set ANNEX_LLM_CONTEXT_TOKENS (now {self.context_tokens}) to the "
+                    "server's context size, or lower topK, ANNEX_PREFETCH_BUDGET or ANNEX_LLM_MAX_TOKENS.")
         return (f"The model endpoint {where} refused the request (HTTP {code}: {detail}); "
                 "check ANNEX_LLM_MODEL and ANNEX_LLM_BASE_URL, or shorten the question if it names a length limit.")
 
-    def _timeout_message(self, started: bool) -> str:
-        if started:
+    def _timeout_message(self, started: bool, waited: float) -> str:
+        if started:  # a read timeout mid-stream is not retried
             return (f"The model endpoint {self.base_url} stopped sending for over {self.timeout:g} s mid-answer; "
                     "ask again, or raise ANNEX_LLM_TIMEOUT for slow models.")
-        return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s; "
-                "check the server is up, or raise ANNEX_LLM_TIMEOUT for slow models.")
+        attempts = self.max_retries + 1  # the client retries a timeout before the answer starts
+        tries = "" if attempts == 1 else (f" on any of {attempts} attempts "
+                                          f"(1 + ANNEX_LLM_MAX_RETRIES={self.max_retries})")
+        return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s{tries}; "
+                f"gave up after {waited:.1f} s in all. Check the server is up, or raise ANNEX_LLM_TIMEOUT for slow "
+                "models.")
+
+    def _no_chunk_message(self, messages: list[dict[str, str]]) -> str:
+        return (f"The model endpoint {self.base_url} answered without a single completion chunk. Likely causes: "
+                f"{self._context_cause(messages)}; or ANNEX_LLM_BASE_URL is not an OpenAI-compatible /v1 API.")
+
+    def _context_cause(self, messages: list[dict[str, str]]) -> str:
+        return (f"the prompt (~{estimate_messages(messages):,} tokens) plus the answer cap (ANNEX_LLM_MAX_TOKENS="
+                f"{self.max_tokens}) may exceed the model's context window (ANNEX_LLM_CONTEXT_TOKENS="
+                f"{self.context_tokens}; a local server's own is often smaller, e.g. 2048): lower topK or "
+                "ANNEX_PREFETCH_BUDGET, or set ANNEX_LLM_CONTEXT_TOKENS to the server's context size")
+
+    def _context_hint(self, messages: list[dict[str, str]], detail: str = "") -> str:
+        """What to do when an in-stream error is about the context length; "" when it is not."""
+        return self._context_cause(messages) + "." if _mentions_context(detail) else ""
 
     def _connection_message(self, exc: openai.APIConnectionError, started: bool) -> str:
         if started:
@@ -244,6 +280,40 @@ class OpenAIChatModel:
                     "check ANNEX_LLM_BASE_URL or unset it to use the offline answerer.")
         return (f"Could not reach the model endpoint {self.base_url} ({_root(exc)}); "
                 "check ANNEX_LLM_BASE_URL and the network, or unset it to use the offline answerer.")
+
+
+def _mentions_context(detail: str) -> bool:
+    """Whether a server's error is about the prompt's length (llama.cpp, vLLM, OpenAI, Ollama wordings)."""
+    text = detail.lower()
+    return "context" in text and any(w in text for w in ("exceed", "length", "window", "too long", "maximum"))
+
+
+class _PairJoiner:
+    """Joins a UTF-16 surrogate pair a server split across two chunks ("\\ud83d", then "\\ude00")."""
+
+    def __init__(self) -> None:
+        self._high = ""
+
+    def feed(self, text: str) -> str:
+        """The text that is now whole; a high surrogate at the end waits for the next chunk."""
+        text, self._high = self._high + text, ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self._high = text[:-1], text[-1]
+        return _valid_text(text)
+
+    def flush(self) -> str:
+        text, self._high = self._high, ""
+        return _valid_text(text)
+
+
+def _valid_text(text: str) -> str:
+    """Text a store and a UTF-8 stream accept: surrogate pairs joined, a lone surrogate (a pair split across
+    chunks by a server) replaced by U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _detail(exc: openai.APIStatusError) -> str:
@@ -301,7 +371,8 @@ def complete_with_tools(
     """One non-streamed completion offering `tools` (OpenAI function schemas; none: answer now); raises LLMError."""
     try:
         response = model._client.chat.completions.create(
-            model=model.model, messages=messages, temperature=model.temperature,  # type: ignore[arg-type]
+            model=model.model, messages=messages,  # type: ignore[arg-type]
+            temperature=model.temperature, max_tokens=model.max_tokens,
             **({"tools": tools} if tools else {}),
         )
     except openai.APIStatusError as exc:

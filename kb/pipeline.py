@@ -1,12 +1,14 @@
 """One turn: question → retrieval → graph prefetch → prompt → model → post-answer hop, as a typed event stream."""
 from __future__ import annotations
 
+import logging
 import re
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Generator, Iterator
 
+from kb.context import Fitted, estimate_tokens, fit
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
 from kb.history import History, MessageLink
@@ -14,14 +16,16 @@ from kb.hop import HopResult, post_answer_hop
 from kb.llm import ChatModel, LLMError
 from kb.offline import ExtractiveAnswerer
 from kb.prefetch import PrefetchResult, prefetch
-from kb.prompts import EMPTY_KB, FALLBACK_NOTICE
+from kb.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
 from kb.readmodels import ReadModels, Snapshot
 from kb.retrieval import Retriever
 from kb.settings import Settings
 from kb.sources import build_messages, build_sources, referenced_docs
-from kb.turn import GraphPath, Hit, Source, TurnRequest
+from kb.turn import MAX_LIBRARY_IDS, GraphPath, Hit, Source, TurnRequest
 
 _BLOCK_START = "\n\n**相关附件内容："
+log = logging.getLogger(__name__)
+_NAMED_DROPS = 8  # sources named one by one in the context-window note; the rest are counted
 
 
 class InvalidRequest(AnnexError):
@@ -30,6 +34,13 @@ class InvalidRequest(AnnexError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+class UnknownDocument(InvalidRequest):
+    """A documentId that is not stored."""
+
+    def __init__(self, document_id: str) -> None:
+        super().__init__("documentId", f"Unknown document {document_id!r}.")
 
 
 class UnknownLibrary(AnnexError):
@@ -87,7 +98,15 @@ class Pipeline:
         return self.model.name if self.model is not None else self.offline.name
 
     def validate(self, request: TurnRequest) -> TurnRequest:
-        """The request with its question trimmed; raises InvalidRequest, UnknownLibrary or UnknownConversation."""
+        """The request with its question trimmed and library ids deduplicated.
+
+        Raises InvalidRequest, UnknownLibrary or UnknownConversation before anything is stored.
+        """
+        _check_storable(request)
+        if len(request.library_ids) > MAX_LIBRARY_IDS:
+            raise InvalidRequest("libraryIds", f"libraryIds has {len(request.library_ids)} items, over the limit of "
+                                               f"{MAX_LIBRARY_IDS}; name each library once, or leave it empty for all.")
+        library_ids = tuple(dict.fromkeys(request.library_ids))
         query = request.query.strip() if isinstance(request.query, str) else ""
         if not query:
             raise InvalidRequest("query", "The question is empty; type a question about the knowledge base.")
@@ -102,19 +121,65 @@ class Pipeline:
         if not 0.0 <= request.threshold <= 1.0:
             raise InvalidRequest("threshold", f"threshold must be between 0 and 1, got {request.threshold}.")
         snapshot = self.read.current()
-        for library in request.library_ids:
+        for library in library_ids:
             if library not in snapshot.libraries:
                 raise UnknownLibrary(library, snapshot.libraries)
         if request.document_id and request.document_id not in snapshot.documents:
-            raise InvalidRequest("documentId", f"Unknown document {request.document_id!r}.")
+            raise UnknownDocument(request.document_id)
         if request.conversation_id:
             self.history.get_conversation(request.conversation_id)
-        return replace(request, query=query)
+        return replace(request, query=query, library_ids=library_ids)
 
     def run(self, request: TurnRequest) -> Iterator[Event]:
-        """Validate (raising before anything is stored), then stream the turn's events."""
+        """Validate (raising before anything is stored), then stream the turn's events, always ending with done."""
         request = self.validate(request)
-        return self._turn(request)
+        return self._guarded(request)
+
+    def _guarded(self, request: TurnRequest) -> Iterator[Event]:
+        """The turn's events; a failure midway becomes an error event, a stored answer saying so, and done.
+
+        This is the turn's boundary, so it catches every Exception: whatever broke (a store, a bug), the caller
+        gets the reason and the conversation gets an answer instead of a question left hanging.
+        """
+        started = time.perf_counter()
+        ids: dict[str, str] = {}
+        streamed: list[str] = []
+        try:
+            for event in self._turn(request):
+                if event.type == "conversation_id":
+                    ids["conversation_id"] = event.data["conversation_id"]
+                elif event.type == "assistant_message_id":
+                    ids["assistant_message_id"] = event.data["message_id"]
+                elif event.type == "content":
+                    streamed.append(event.data["text"])
+                yield event
+        except Exception as exc:
+            if not isinstance(exc, AnnexError):
+                log.exception("a turn failed midway")
+            reason = str(exc) if isinstance(exc, AnnexError) else f"{type(exc).__name__}: {exc}"
+            message = f"The turn failed midway: {reason}"
+            notice = ("\n\n" if streamed else "") + TURN_FAILED.format(error=message)
+            yield Event("content", {"text": notice})
+            yield Event("error", {"message": message, "fallback": False, "failed": True})
+            not_stored = self._store_failure(ids, "".join(streamed) + notice)
+            if not_stored is not None:
+                yield Event("error", {"message": not_stored, "fallback": False, "failed": True})
+            elapsed = round((time.perf_counter() - started) * 1000, 1)
+            yield Event("done", {"message_id": ids.get("assistant_message_id"), "elapsed_ms": elapsed,
+                                 "model": self.model_name, "fallback": False, "failed": True})
+
+    def _store_failure(self, ids: dict[str, str], answer: str) -> str | None:
+        """Store the answer so far with the failure notice, if the question was stored; why it could not, or None."""
+        if "assistant_message_id" not in ids:
+            return None
+        try:
+            self.history.add_message(ids["conversation_id"], "assistant", answer,
+                                     extra={"model": self.model_name, "fallback": False, "failed": True},
+                                     message_id=ids["assistant_message_id"])
+        except Exception as exc:  # the history itself may be what broke: say so rather than hide the first error
+            log.exception("could not store the failure of a turn")
+            return f"The failure could not be stored in the conversation either: {type(exc).__name__}: {exc}"
+        return None
 
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
         turn, earlier, prompt_history = yield from self._begin(request)
@@ -141,8 +206,12 @@ class Pipeline:
         elif self.model is None:
             yield from self._offline(request.query, turn.sources, query, parts)
         else:
+            fitted = self.fit_prompt(request.query, turn.sources, prompt_history)
+            if fitted.changed or fitted.tokens > fitted.budget:
+                yield turn.think(self._fit_note(fitted))
+            turn.sources = fitted.sources
             try:
-                messages = build_messages(request.query, turn.sources, prompt_history)
+                messages = build_messages(request.query, turn.sources, fitted.history)
                 for delta in self.model.stream(messages, think=request.think):
                     if delta.kind == "thinking":
                         turn.model_thinking.append(delta.text)
@@ -155,6 +224,29 @@ class Pipeline:
             except LLMError as exc:
                 yield from self._fall_back(turn, exc, query, parts)
         yield from self._finish(turn, "".join(parts))
+
+    def fit_prompt(self, question: str, sources: list[Source], history: list[tuple[str, str]]) -> Fitted:
+        """The sources and history that fit the model's context window beside the answer cap."""
+        budget = self.settings.llm_context_tokens - self.settings.llm_max_tokens
+        return fit(sources, history, lambda s, h: build_messages(question, s, h), budget)
+
+    def _fit_note(self, fitted: Fitted) -> str:
+        """The thinking line saying what was left out of the prompt to fit the context window, and why."""
+        s = self.settings
+        named = [f"《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}"
+                 f"（约 {estimate_tokens(x.text):,} tokens）" for x in fitted.dropped]
+        left_out = []
+        if named:
+            more = "等" if len(named) > _NAMED_DROPS else ""
+            left_out.append(f"舍弃 {len(named)} 个来源（按相关度从低到高）：{'、'.join(named[:_NAMED_DROPS])}{more}")
+        left_out += [f"截断《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}" for x in fitted.cut]
+        if fitted.history_dropped:
+            left_out.append(f"舍弃最早的 {fitted.history_dropped} 条历史消息")
+        head = (f"上下文窗口：提示约 {fitted.first_tokens:,} tokens，加回答上限 {s.llm_max_tokens:,}"
+                f"（ANNEX_LLM_MAX_TOKENS）超出窗口 {s.llm_context_tokens:,}（ANNEX_LLM_CONTEXT_TOKENS）；")
+        if fitted.tokens > fitted.budget:
+            return head + "".join(x + "；" for x in left_out) + f"仍约 {fitted.tokens:,} tokens：问题本身已超出窗口"
+        return head + "；".join(left_out) + f"；提示现约 {fitted.tokens:,} tokens"
 
     def _begin(self, request: TurnRequest) -> Generator[Event, None, tuple[TurnState, list[str], list[tuple[str, str]]]]:
         """Open (or continue) the conversation and store the question; returns the turn and its history."""
@@ -236,3 +328,19 @@ class Pipeline:
             return []
         messages = self.history.messages(conversation_id)[-2 * turns :]
         return [(m.role, m.content.split(_BLOCK_START)[0]) for m in messages]
+
+
+def _check_storable(request: TurnRequest) -> None:
+    """Refuse text that cannot be stored or sent on: UTF-8 has no lone surrogates (JSON's "\\ud800" makes one)."""
+    fields = [("query", request.query), ("conversationId", request.conversation_id),
+              ("documentId", request.document_id), ("owner", request.owner)]
+    fields += [("libraryIds", library) for library in request.library_ids]
+    for name, value in fields:
+        if not isinstance(value, str):
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidRequest(name, f"{name} holds a character that is not valid Unicode text "
+                                       f"({value[exc.start]!r} at position {exc.start}, a lone UTF-16 surrogate); "
+                                       "send the text as UTF-8 or as a complete \\ud83d\\ude00-style pair.") from exc

@@ -33,6 +33,8 @@ class Settings:
     llm_timeout: float = 60.0  # seconds
     llm_max_retries: int = 1
     llm_temperature: float = 0.2
+    llm_context_tokens: int = 8192  # the model's context window; prompts are cut to fit it with the answer cap
+    llm_max_tokens: int = 1024  # cap on an answer's length, sent as max_tokens
     prefetch_budget: int = 6000  # chars of prefetched attachment content put into the prompt
     max_question_chars: int = 4000  # longer questions are refused
     rerank_base_url: str = ""  # empty: the offline lexical reranker; else a /rerank endpoint
@@ -84,6 +86,12 @@ def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> 
     if settings.graph_engine not in ("kuzu", "ladybug"):
         raise SettingsError(
             f"ANNEX_GRAPH_ENGINE={settings.graph_engine!r} is not a graph engine; use 'kuzu' or 'ladybug'."
+        )
+    if not 0 < settings.llm_max_tokens < settings.llm_context_tokens:
+        raise SettingsError(
+            f"ANNEX_LLM_MAX_TOKENS={settings.llm_max_tokens} must be above 0 and below ANNEX_LLM_CONTEXT_TOKENS="
+            f"{settings.llm_context_tokens} (the answer shares the context window with the prompt); lower it, or "
+            "set ANNEX_LLM_CONTEXT_TOKENS to the model's context size."
         )
     return settings
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 MAX_QUESTION_CHARS = 4000
+MAX_LIBRARY_IDS = 100  # more (distinct or not) is not a request a person makes; refused
 
 
 @dataclass(frozen=True)

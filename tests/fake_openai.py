@@ -28,6 +28,7 @@ class Script:
     break_after: int | None = None  # stream this many chunks, then drop the connection
     malformed_after: int | None = None  # stream this many chunks, then `data: {not json`
     error_after: int | None = None  # stream this many chunks, then a `data: {"error": …}` event
+    no_chunks: bool = False  # answer HTTP 200, then end the stream without a chunk (a server past its context)
     finish_reason: str | None = None  # default: "tool_calls" if tool_calls else "stop"
 
 
@@ -128,6 +129,9 @@ class _ChatHandler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
+        if script.no_chunks:
+            self.wfile.write(b"0\r\n\r\n")
+            return
         for n, chunk in enumerate(_chunks(script, model)):
             if n == script.break_after:
                 self.close_connection = True  # no terminating chunk: the client sees a truncated body
@@ -144,7 +148,7 @@ class _ChatHandler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
 
     def _event(self, data: str) -> None:
-        payload = f"data: {data}\n\n".encode()
+        payload = f"data: {data}\n\n".encode("utf-8", "backslashreplace")  # a lone surrogate as its JSON escape
         self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
         self.wfile.flush()
         time.sleep(0.001)  # let the client see pieces arrive separately, as from a real model

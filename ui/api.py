@@ -1,9 +1,11 @@
 """The knowledge-service HTTP API: a turn as JSON or as Server-Sent Events, conversations, token-guarded writes.
 
-Status codes: 422 when the body does not match the schema (a missing, mistyped or unknown field); 400 when a
-value is one the pipeline cannot use (an empty question, topK out of range); 404 for an unknown library,
-conversation or document; 401/403 for a write without the right token. Every error body has FastAPI's shape,
-`{"detail": [{"loc": [..., field], "msg": ..., "type": ...}]}`, and a rejected turn stores nothing.
+Status codes: 422 when the body does not match the schema (a missing, mistyped or unknown field; types are strict,
+"5" is not a number); 400 when a value is one the pipeline cannot use (an empty question, topK out of range, text
+that is not valid Unicode); 404 for an unknown library, conversation or document; 401/403 for a write without the
+right token; 500 `turn_failed` when a turn fails midway (its conversation then holds an answer saying so). Every
+error body has FastAPI's shape, `{"detail": [{"loc": [..., field], "msg": ..., "type": ...}]}` (install_error_handlers
+makes it so for unknown routes and unexpected failures too), and a rejected turn stores nothing.
 """
 from __future__ import annotations
 
@@ -14,17 +16,22 @@ from dataclasses import asdict
 from pathlib import Path, PurePath
 from typing import Any, Iterable, Iterator
 
-from fastapi import APIRouter, Depends, File, Form, HTTPException, Query, UploadFile
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
 from kb.history import UnknownConversation
-from kb.pipeline import InvalidRequest, UnknownLibrary
+from kb.pipeline import InvalidRequest, UnknownDocument, UnknownLibrary
 from kb.session_libraries import ReservedLibrary, is_private
-from kb.turn import TurnRequest, TurnResult
+from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -33,11 +40,12 @@ _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback") 
 class ChatRequest(BaseModel):
     """One question and the knobs of the knowledge-service design."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "5" is not 5 and "yes" is not true: 422
 
     query: str = Field(description="the question")
     conversationId: str | None = Field(None, description="continue this conversation; empty starts a new one")
-    libraryIds: list[str] = Field(default_factory=list, description="search these libraries; empty: all")
+    libraryIds: list[str] = Field(default_factory=list,
+                                  description=f"search these libraries (at most {MAX_LIBRARY_IDS}); empty: all")
     documentId: str | None = Field(None, description="search only this document")
     topK: int = Field(_DEFAULTS.top_k, description="chunks kept after retrieval, 1-200")
     threshold: float = Field(_DEFAULTS.threshold, description="relative relevance a chunk needs, 0-1")
@@ -53,6 +61,23 @@ class ChatRequest(BaseModel):
         return TurnRequest(self.query, self.conversationId or None, tuple(self.libraryIds), self.documentId or None,
                            self.topK, self.threshold, self.enableHybridSearch, self.enableRerank,
                            self.enableContextExpansion, self.think, self.historyTurns, self.hops)
+
+
+class ErrorItem(BaseModel):
+    """One reason a request was refused or failed."""
+
+    loc: list[str | int] = Field(description="where: ['body', field], ['header', 'Authorization'], ['turn'] …")
+    msg: str = Field(description="what happened and what to do")
+    type: str = Field(description="a stable name: invalid_value, unknown_library, turn_failed …")
+
+
+class ErrorResponse(BaseModel):
+    """Every error body: FastAPI's validation-error shape."""
+
+    detail: list[ErrorItem]
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorResponse} for code in (400, 404, 500)}
 
 
 class ChatResponse(BaseModel):
@@ -103,13 +128,74 @@ def collect(events: Iterable[Event]) -> tuple[TurnResult, dict[str, Any]]:
     return result, done
 
 
-def sse(event: Event) -> str:
+def _utf8(text: str) -> bytes:
+    """JSON text as UTF-8; a lone surrogate (only possible inside a JSON string) stays its \\udXXX escape."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that renders even when it echoes a lone surrogate back (a refused "\\ud800" in a 422's input)."""
+
+    def render(self, content: Any) -> bytes:
+        return _utf8(json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")))
+
+
+def sse(event: Event) -> bytes:
     """One Server-Sent Event: `event: <type>` and the event's data as JSON."""
-    return f"event: {event.type}\ndata: {json.dumps(jsonable(event.data), ensure_ascii=False)}\n\n"
+    return _utf8(f"event: {event.type}\ndata: {json.dumps(jsonable(event.data), ensure_ascii=False)}\n\n")
 
 
 def _error(status: int, loc: list[str], message: str, kind: str) -> HTTPException:
-    return HTTPException(status, [{"loc": loc, "msg": message, "type": kind}])
+    return HTTPException(status, _detail(loc, message, kind))
+
+
+def _detail(loc: list[str], message: str, kind: str, **more: Any) -> list[dict[str, Any]]:
+    return [{"loc": loc, "msg": message, "type": kind, **more}]
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Give every /api error the documented shape: unknown routes and unexpected failures too (not plain text).
+
+    Call it after the API routes are included and before the Gradio app is mounted.
+    """
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if not request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, exc)
+        detail = exc.detail
+        if isinstance(detail, str):  # Starlette's own: an unknown route, a wrong method, a body it cannot read
+            loc, kind = {404: (["path"], "not_found"), 405: (["method"], "method_not_allowed"),
+                         400: (["body"], "invalid_body")}.get(exc.status_code, ([], "http_error"))
+            detail = _detail(loc, f"{detail}." if exc.status_code != 400 else
+                             f"{detail}: send the body as UTF-8 JSON.", kind)
+        return SafeJSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(request: Request, exc: RequestValidationError) -> Response:
+        return SafeJSONResponse({"detail": jsonable_encoder(exc.errors())}, 422)
+
+    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    api_routes = list(app.router.routes)  # those included so far; not the Gradio app, mounted later
+
+    def unrouted(request: Request) -> Response:
+        """/api paths no route serves: without this, the Gradio app mounted at / answers them with its own 404."""
+        path = request.url.path
+        allowed = [m for m in methods if any(r.matches({**request.scope, "method": m})[0] == Match.FULL
+                                             for r in api_routes)]
+        if allowed:
+            raise StarletteHTTPException(405, f"{request.method} is not allowed on {path}; use {', '.join(allowed)}",
+                                         headers={"Allow": ", ".join(allowed)})
+        raise StarletteHTTPException(404, f"No API endpoint {path}; /docs lists them")
+
+    app.add_api_route("/api/{path:path}", unrouted, methods=methods, include_in_schema=False)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        if not request.url.path.startswith("/api/"):
+            return PlainTextResponse("Internal Server Error", 500)
+        message = f"The server failed: {type(exc).__name__}: {exc}. The server's log has the traceback."
+        return SafeJSONResponse({"detail": _detail([], message, "internal_error")}, 500)
 
 
 def _rejected(exc: AnnexError) -> HTTPException:
@@ -118,7 +204,7 @@ def _rejected(exc: AnnexError) -> HTTPException:
         return _error(404, ["body", "libraryIds"], str(exc), "unknown_library")
     if isinstance(exc, UnknownConversation):
         return _error(404, ["body", "conversationId"], str(exc), "unknown_conversation")
-    if isinstance(exc, InvalidRequest) and exc.field == "documentId":
+    if isinstance(exc, UnknownDocument):
         return _error(404, ["body", "documentId"], f"{exc} GET /api/knowledge/documents lists the documents.",
                       "unknown_document")
     field = exc.field if isinstance(exc, InvalidRequest) else "query"
@@ -127,7 +213,7 @@ def _rejected(exc: AnnexError) -> HTTPException:
 
 def api_router(service: Any) -> APIRouter:
     """The /knowledge routes over an open kb.service.Service (mount it under /api)."""
-    router = APIRouter(prefix="/knowledge", tags=["knowledge"])
+    router = APIRouter(prefix="/knowledge", tags=["knowledge"], default_response_class=SafeJSONResponse)
     bearer = HTTPBearer(auto_error=False, description="ANNEX_API_TOKEN, required for ingest and delete")
 
     def start(body: ChatRequest) -> Iterator[Event]:
@@ -137,30 +223,24 @@ def api_router(service: Any) -> APIRouter:
         except (InvalidRequest, UnknownLibrary, UnknownConversation) as exc:
             raise _rejected(exc) from exc
 
-    @router.post("/chat", response_model=ChatResponse, summary="Ask a question; the whole turn as JSON")
-    def chat(body: ChatRequest) -> ChatResponse:
-        events = start(body)
-        try:
-            result, done = collect(events)
-        except AnnexError as exc:
-            raise HTTPException(500, f"The turn failed midway: {exc}") from exc
+    @router.post("/chat", response_model=ChatResponse, responses=_ERRORS,
+                 summary="Ask a question; the whole turn as JSON")
+    def chat(body: ChatRequest) -> Any:
+        result, done = collect(start(body))  # a failure midway is events too: error, then done with failed
+        if done.get("failed"):
+            ids = {"conversation_id": result.conversation_id, "user_message_id": result.user_message_id,
+                   "assistant_message_id": result.assistant_message_id}
+            return SafeJSONResponse({"detail": _detail(["turn"], " ".join(result.errors), "turn_failed", **ids)}, 500)
         fields = {k: v for k, v in asdict(result).items() if k != "sources"}
         return ChatResponse(**fields, model=done.get("model", ""), fallback=done.get("fallback", False),
                             elapsed_ms=done.get("elapsed_ms", 0.0))
 
     @router.post("/chat/stream", summary="Ask a question; one Server-Sent Event per pipeline event, ending with done",
-                 response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
+                 response_class=StreamingResponse,
+                 responses={200: {"content": {"text/event-stream": {}}}, 400: _ERRORS[400], 404: _ERRORS[404]})
     def chat_stream(body: ChatRequest) -> StreamingResponse:
-        events = start(body)
-
-        def lines() -> Iterator[str]:
-            try:
-                for event in events:
-                    yield sse(event)
-            except AnnexError as exc:  # the stream has begun: the failure can only be an event
-                yield sse(Event("error", {"message": f"The turn failed midway: {exc}", "fallback": False}))
-
-        return StreamingResponse(lines(), media_type="text/event-stream",
+        events = start(body)  # a failure midway arrives as events: error, then done with "failed": true
+        return StreamingResponse(map(sse, events), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @router.get("/conversations/{conversation_id}", summary="A conversation's messages with their documents")

@@ -72,7 +72,9 @@ class ChatHandlers:
                     yield {"conversation": view.conversation_id}
                 elif event.type in ("thinking", "error"):
                     if event.type == "error":
-                        gr.Warning(toast(f"模型服务出错，已改用离线抽取回答：{event.data.get('message', '')}"))
+                        message = event.data.get("message", "")
+                        gr.Warning(toast(f"模型服务出错，已改用离线抽取回答：{message}" if event.data.get("fallback")
+                                         else f"回答失败：{message}"))
                     yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
                 elif event.type in ("content", "attachments"):
                     yield {"chatbot": chat_messages(turns)}
