@@ -27,6 +27,8 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         size = path.stat().st_size
     except OSError as exc:
         raise ParseError(name, f"cannot be read ({exc.strerror}).") from exc
+    except ValueError as exc:  # a NUL in the path
+        raise ParseError(name, f"cannot be read ({exc}); rename the file.") from exc
     if size == 0:
         raise ParseError(name, "the file is empty.")
     if size > max_bytes:

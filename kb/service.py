@@ -14,6 +14,7 @@ from kb.retrieval import Retriever
 from kb.settings import Settings
 from kb.stores import Stores, open_stores
 from kb.turn import Hit
+from kb.uploads import clear_staging
 
 HISTORY_FILE = "history.sqlite3"
 
@@ -36,6 +37,7 @@ class Service:
 def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     """Open everything under settings.store_dir; the model comes from settings unless one is given."""
     stores = open_stores(settings)
+    clear_staging(settings.store_dir)  # after the stores opened: Kuzu's file lock admits one process per store
     history = History(settings.store_dir / HISTORY_FILE)
     read = ReadModels(stores.graph, stores.ingestor)
     retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(read), _reranker(settings))

@@ -1,8 +1,6 @@
 """The knowledge-base tab: upload, the document list, one document's view, delete, and the library's graph."""
 from __future__ import annotations
 
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -12,6 +10,7 @@ import plotly.graph_objects as go
 
 from kb.parsing import SUPPORTED_EXTENSIONS
 from kb.service import Service
+from kb.uploads import ingest_uploads
 from ui.knowledge import DOCUMENT_COLUMNS, document_choices, document_rows, document_view_html, ingest_results_html
 from ui.library_figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 
@@ -31,18 +30,14 @@ class KnowledgeBase:
             raise gr.Error("先选择要上传的文件（.docx / .md / .txt，可多选）。")
         library = (library or "").strip() or self.service.settings.default_library
         tag_list = tuple(t for t in (tags or "").replace("，", ",").split(",") if t.strip())
-        with tempfile.TemporaryDirectory(prefix="annex-upload-") as batch:
-            paths = []
-            for f in files:
-                target = Path(batch) / Path(f).name
-                shutil.copyfile(f, target)
-                paths.append(target)
 
-            def report(done: int, total: int, what: str) -> None:
-                if progress is not None:
-                    progress(done / max(1, total), desc=what)
+        def report(done: int, total: int, what: str) -> None:
+            if progress is not None:
+                progress(done / max(1, total), desc=what)
 
-            results = self.service.stores.ingestor.ingest(paths, library, report, tuple(t.strip() for t in tag_list))
+        sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
+        results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library, report,
+                                 tuple(t.strip() for t in tag_list))
         return ingest_results_html(results)
 
     def listing(self) -> tuple[list[list], list[tuple[str, str]]]:
