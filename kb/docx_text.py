@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import io
 import re
+import traceback
 import zipfile
 import zlib
+from pathlib import Path
 
 import docx
 from docx.exceptions import PythonDocxError
@@ -20,6 +22,8 @@ CELL_SEPARATOR = " | "
 UNPACKED_FACTOR = 10  # a .docx may unpack to this many times ANNEX_MAX_FILE_MB (XML is ~5-25x its zip)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _RESAVE = "open it in Word (which offers to repair it) and save it again as .docx."
+_DOCX_DIR = Path(docx.__file__).resolve().parent
+_KB_DIR = Path(__file__).resolve().parent
 _DAMAGED_DATA = (zipfile.BadZipFile, zlib.error, EOFError)  # a bad CRC, corrupt deflate data, a cut-off member
 
 
@@ -54,6 +58,11 @@ def read_docx(name: str, raw: bytes, max_bytes: int) -> tuple[str, tuple[Heading
         raise ParseError(name, f"is damaged: it holds a value python-docx cannot read ({exc}); {_RESAVE}") from exc
     except PythonDocxError as exc:
         raise ParseError(name, f"is damaged: it holds XML python-docx cannot read ({exc}); {_RESAVE}") from exc
+    except (AttributeError, TypeError) as exc:
+        if not _raised_by_python_docx(exc):  # a bug of ours stays a bug
+            raise
+        raise ParseError(name, f"is damaged: its package structure ([Content_Types].xml, relationships or part types) "
+                               f"is not what Word writes ({type(exc).__name__}: {exc}); {_RESAVE}") from exc
 
 
 def _check_package(name: str, raw: bytes, max_bytes: int) -> None:
@@ -76,6 +85,18 @@ def _check_package(name: str, raw: bytes, max_bytes: int) -> None:
             f"unpacks to {unpacked / 1048576:.1f} MB, over the {limit / 1048576:.0f} MB a .docx may unpack to "
             f"({UNPACKED_FACTOR} × ANNEX_MAX_FILE_MB); split the document or raise ANNEX_MAX_FILE_MB.",
         )
+
+
+def _raised_by_python_docx(exc: BaseException) -> bool:
+    """True when the innermost frame of annex-rag's code called into python-docx, which raised.
+
+    python-docx meets well-formed XML of the wrong shape (a content-types element without its attribute, a
+    relationship without a target, a main part of the wrong type) with AttributeError or TypeError.
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [i for i, f in enumerate(frames) if Path(f.filename).resolve().is_relative_to(_KB_DIR)]
+    after = frames[ours[-1] + 1 :] if ours else frames
+    return any(Path(f.filename).resolve().is_relative_to(_DOCX_DIR) for f in after)
 
 
 def _broken_xml_part(raw: bytes) -> str:

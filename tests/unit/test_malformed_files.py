@@ -113,3 +113,19 @@ def test_the_issue_case_a_tiny_docx_with_many_megabytes_of_text_is_refused(tmp_p
     assert len(raw) < 200_000
     reason = _refused(tmp_path, "巨.docx", raw, limit=1 << 20)
     assert reason.startswith("unpacks to 18.") and reason.endswith("split the document or raise ANNEX_MAX_FILE_MB.")
+
+
+@pytest.mark.parametrize(
+    ("member", "old", "new"),
+    [
+        ("[Content_Types].xml", b'<Default Extension="jpeg" ', b"<Default "),
+        ("word/_rels/document.xml.rels", b'Target="styles.xml"', b""),
+    ],
+    ids=["content-type-without-extension", "relationship-without-target"],
+)
+def test_well_formed_xml_of_the_wrong_shape_is_refused_not_a_crash(tmp_path, member, old, new):
+    """python-docx meets these with AttributeError/TypeError; they are the file's fault, so the file's error."""
+    raw = malformed.rewrite(malformed.good_docx(), lambda n, b: b.replace(old, new) if n == member else b)
+    with pytest.raises((AttributeError, TypeError)):
+        docx.Document(io.BytesIO(raw))
+    assert _refused(tmp_path, "怪.docx", raw).startswith("is damaged: its package structure")
