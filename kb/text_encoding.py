@@ -41,7 +41,8 @@ def _decode(name: str, raw: bytes) -> str:
             try:
                 return raw.decode(codec)
             except UnicodeDecodeError as exc:
-                raise ParseError(name, f"starts with a {codec.upper()} byte-order mark but is not valid {codec.upper()} "
+                kind = codec.upper()
+                raise ParseError(name, f"starts with a {kind} byte-order mark but is not valid {kind} "
                                        f"({exc.reason} at byte {exc.start}); save it as UTF-8.") from exc
     try:
         text = raw.decode("utf-8")
@@ -52,14 +53,14 @@ def _decode(name: str, raw: bytes) -> str:
     scored = []
     for codec in CHINESE_CANDIDATES:
         try:
-            text = raw.decode(codec)
+            share = common_share(raw.decode(codec)[:_SAMPLE])  # the whole file must decode; a sample is scored
         except UnicodeDecodeError:
             continue
-        scored.append((common_share(text[:_SAMPLE]), -CHINESE_CANDIDATES.index(codec), text))
+        scored.append((share, -CHINESE_CANDIDATES.index(codec), codec))
     if scored:
-        share, _, text = max(scored)
+        share, _, codec = max(scored)
         if share >= MIN_COMMON_SHARE:
-            return text
+            return raw.decode(codec)
     best = from_bytes(raw).best()
     if best is not None:
         return str(best)

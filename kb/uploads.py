@@ -105,8 +105,8 @@ def ingest_uploads(
                         shutil.copyfileobj(content, out)
             except OSError as exc:
                 target.unlink(missing_ok=True)
-                refused.append(IngestResult(name, status="error", error=f"{name}: could not be staged for ingest "
-                                            f"({exc.strerror}); rename the file or free disk space, then upload it again."))
+                reason = f"could not be staged for ingest ({exc.strerror}); rename it or free disk space, then retry."
+                refused.append(IngestResult(name, status="error", error=f"{name}: {reason}"))
                 continue
             paths.append(target)
         results = ingestor.ingest(paths, library, progress, tags) if paths else []

@@ -1,4 +1,4 @@
-"""Real malformed .docx files, built from a good python-docx document by damaging its zip the way disks and copies do."""
+"""Real malformed .docx files: a good python-docx document whose zip is damaged the way disks and copies do."""
 from __future__ import annotations
 
 import io
