@@ -24,7 +24,8 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _RESAVE = "open it in Word (which offers to repair it) and save it again as .docx."
 _DOCX_DIR = Path(docx.__file__).resolve().parent
 _KB_DIR = Path(__file__).resolve().parent
-_DAMAGED_DATA = (zipfile.BadZipFile, zlib.error, EOFError)  # a bad CRC, corrupt deflate data, a cut-off member
+# A bad CRC, corrupt deflate data, a cut-off member, a header asking for a zip feature zipfile does not read.
+_DAMAGED_DATA = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError)
 
 
 def read_docx(name: str, raw: bytes, max_bytes: int) -> tuple[str, tuple[Heading, ...], tuple[str, ...]]:
@@ -72,7 +73,10 @@ def _check_package(name: str, raw: bytes, max_bytes: int) -> None:
     except zipfile.BadZipFile as exc:
         raise ParseError(name, f"is not a valid .docx file: not a complete zip archive ({exc}); it may be damaged "
                                f"or cut off while copying: copy it again, or {_RESAVE}") from exc
-    if any(m.flag_bits & 0x1 for m in members):
+    except (NotImplementedError, UnicodeDecodeError) as exc:  # a newer zip version, a UTF-8 name that is not
+        raise ParseError(name, f"is damaged or not written by Word: its zip directory cannot be read ({exc}); "
+                               f"{_RESAVE}") from exc
+    if any(m.flag_bits & 0x41 for m in members):  # bit 0: encrypted, bit 6: strong encryption
         raise ParseError(name, "is an encrypted zip archive, not a .docx Word can write; remove the password and "
                                "save it as .docx again.")
     odd = sorted({m.compress_type for m in members} - {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED})

@@ -129,3 +129,12 @@ def test_well_formed_xml_of_the_wrong_shape_is_refused_not_a_crash(tmp_path, mem
     with pytest.raises((AttributeError, TypeError)):
         docx.Document(io.BytesIO(raw))
     assert _refused(tmp_path, "怪.docx", raw).startswith("is damaged: its package structure")
+
+
+def test_a_zip_asking_for_a_newer_zip_version_is_refused_not_a_crash(tmp_path):
+    raw = bytearray(malformed.good_docx())
+    at = raw.find(b"PK\x01\x02")
+    raw[at + 6 : at + 8] = (99).to_bytes(2, "little")  # "version needed to extract": 9.9; zipfile reads up to 6.3
+    with pytest.raises(NotImplementedError):
+        zipfile.ZipFile(io.BytesIO(bytes(raw)))
+    assert _refused(tmp_path, "新.docx", bytes(raw)).startswith("is damaged or not written by Word: its zip directory")
