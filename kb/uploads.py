@@ -41,11 +41,13 @@ def upload_name(sent: str) -> str:
     short = stem
     while short and len((short + ext).encode("utf-8")) > NAME_MAX_BYTES:
         short = short[:-1]
+    over = f"the file name is {len(name.encode('utf-8'))} bytes, over the {NAME_MAX_BYTES} a file system allows"
+    if not short.strip():
+        raise ParseError(shown, f"{over}, even without its stem; rename the file (.docx, .md or .txt).")
     before, after = presplit_name(name), presplit_name(short + ext)
-    if not short or (before and (after is None or (before.parent, before.label) != (after.parent, after.label))):
-        raise ParseError(shown, f"the file name is {len(name.encode('utf-8'))} bytes, over the {NAME_MAX_BYTES} a "
-                                "file system allows, and shortening it would lose its 附件 label; shorten the name "
-                                "(the part before 附件N) and upload it again.")
+    if before and (after is None or (before.parent, before.label) != (after.parent, after.label)):
+        raise ParseError(shown, f"{over}, and shortening it would lose its 附件 label; shorten the name (the part "
+                                "before 附件N) and upload it again.")
     return short.rstrip() + ext
 
 

@@ -45,3 +45,8 @@ def test_shortening_keeps_the_attachment_label_or_refuses():
     assert presplit_name(short).label == "附件3" and presplit_name(short).parent == "东岭街道"
     with pytest.raises(ParseError, match="shortening it would lose its 附件 label"):
         upload_name("预" * 247 + "-附件3-通讯录.md")
+
+
+def test_a_name_whose_extension_alone_is_too_long_is_refused():
+    with pytest.raises(ParseError, match="even without its stem"):
+        upload_name("a." + "x" * 300)
