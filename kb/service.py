@@ -15,6 +15,7 @@ from kb.session_libraries import SessionLibraries
 from kb.settings import Settings
 from kb.stores import Stores, open_stores
 from kb.turn import Hit
+from kb.uploads import clear_staging
 
 HISTORY_FILE = "history.sqlite3"
 
@@ -41,6 +42,7 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     Private libraries left by an earlier run are deleted: their sessions did not survive it.
     """
     stores = open_stores(settings)
+    clear_staging(settings.store_dir)  # after the stores opened: Kuzu's file lock admits one process per store
     history = History(settings.store_dir / HISTORY_FILE)
     read = ReadModels(stores.graph, stores.ingestor)
     retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(read), _reranker(settings))

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import hmac
 import json
-import tempfile
 from dataclasses import asdict
-from pathlib import Path, PurePath
 from typing import Any, Iterable, Iterator
 
 from fastapi import APIRouter, Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
@@ -32,6 +30,7 @@ from kb.history import UnknownConversation
 from kb.pipeline import InvalidRequest, UnknownDocument, UnknownLibrary
 from kb.session_libraries import ReservedLibrary, is_private
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult
+from kb.uploads import ingest_uploads
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -277,20 +276,12 @@ def api_router(service: Any) -> APIRouter:
     def upload(files: list[UploadFile] = File(..., description="documents and their attachment files"),
                library: str = Form("", description="target library; empty: ANNEX_DEFAULT_LIBRARY"),
                tags: str = Form("", description="extra tags, comma-separated")) -> dict[str, Any]:
-        names = [PurePath(f.filename or "").name for f in files]
-        if not all(names) or len(set(names)) != len(names):
-            raise _error(400, ["body", "files"], f"Every file needs a name, and names must differ within one upload; "
-                                                 f"got {names}.", "invalid_value")
         if is_private(library.strip()):
             raise _error(400, ["body", "library"], str(ReservedLibrary(library.strip())), "invalid_value")
         extra_tags = [t.strip() for t in tags.replace("，", ",").split(",") if t.strip()]
-        with tempfile.TemporaryDirectory(prefix="annex-upload-") as folder:
-            paths = []
-            for name, upload_file in zip(names, files):
-                path = Path(folder) / name
-                path.write_bytes(upload_file.file.read())
-                paths.append(path)
-            results = service.stores.ingestor.ingest(paths, library.strip() or None, tags=extra_tags)
+        sent = [(f.filename or "", f.file) for f in files]  # names are checked per file: a bad one is its own error
+        results = ingest_uploads(service.stores.ingestor, service.settings.store_dir, sent, library.strip() or None,
+                                 tags=extra_tags)
         out = [{"file": r.file, "doc_id": r.doc_id, "status": r.status, "error": r.error} for r in results]
         if all(r.status == "error" for r in results):
             reasons = " ".join(str(r.error) for r in results)

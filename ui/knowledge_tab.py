@@ -8,8 +8,6 @@ ANNEX_API_TOKEN typed into the token field; a delete needs its confirmation box 
 from __future__ import annotations
 
 import hmac
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -22,6 +20,7 @@ from kb.service import Service
 from kb.session_libraries import ReservedLibrary, check_shared_name, is_private
 from ui.knowledge import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
                           ingest_results_html, library_choices, lifetime)
+from kb.uploads import ingest_uploads
 from ui.library_figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.safe import toast
 
@@ -56,18 +55,14 @@ class KnowledgeBase:
         else:
             library = self.sessions.library_for_upload(session)
         tag_list = tuple(t.strip() for t in _text(tags).replace("，", ",").split(",") if t.strip())
-        with tempfile.TemporaryDirectory(prefix="annex-upload-") as batch:
-            paths = []
-            for f in files:
-                target = Path(batch) / Path(f).name
-                shutil.copyfile(f, target)
-                paths.append(target)
 
-            def report(done: int, total: int, what: str) -> None:
-                if progress is not None:
-                    progress(done / max(1, total), desc=what)
+        def report(done: int, total: int, what: str) -> None:
+            if progress is not None:
+                progress(done / max(1, total), desc=what)
 
-            results = self.service.stores.ingestor.ingest(paths, library, report, tag_list)
+        sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
+        results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library, report,
+                                 tag_list)
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
         return head + ingest_results_html(results)
 

@@ -1,4 +1,4 @@
-"""Parsing real files: .docx (paragraphs and tables in body order), .md, .txt in UTF-8 / GBK, and bad input."""
+"""Parsing real files: .docx (paragraphs and tables in body order), .md, .txt in UTF-8 / GBK / Big5 / UTF-16, and bad input."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -58,6 +58,50 @@ def test_text_encodings_are_detected_and_bom_stripped(tmp_path, encoding):
     path.write_bytes(text.encode(encoding))
     parsed = parse_file(path, LIMIT)
     assert parsed.text == text.replace("\r\n", "\n")
+
+
+SIMPLIFIED = "东岭街道防汛应急预案\n第一条 抢险物资详见附件4。\n附件4：抢险物资清单\n冲锋舟 3艘，救生衣 200件。\n"
+TRADITIONAL = "東嶺街道防汛應急預案\n第一條 搶險物資詳見附件4。\n附件4：搶險物資清單\n衝鋒舟 3艘，救生衣 200件。\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        (TRADITIONAL, "big5"),
+        (TRADITIONAL, "cp950"),
+        (TRADITIONAL, "utf-16-le"),
+        (SIMPLIFIED, "utf-16-le"),
+        (SIMPLIFIED, "utf-16-be"),
+        (SIMPLIFIED, "gbk"),
+        (SIMPLIFIED, "gb18030"),
+        (SIMPLIFIED, "utf-8"),
+        ("附件4：搶險物資清單", "big5"),  # one short line: charset-normalizer alone misreads these
+        ("附件4：抢险物资清单", "gbk"),
+        ("冲锋舟 3艘", "gb18030"),
+        ("第一条\n", "utf-16-le"),
+    ],
+    ids=lambda v: v if v.isascii() else f"{len(v)}-chars",
+)
+def test_big5_and_utf16_without_a_bom_are_read_and_gbk_still_is(tmp_path, text, encoding):
+    """Big5 used to decode as GBK into nonsense, and BOM-less UTF-16 was refused as binary."""
+    path = tmp_path / "plan.txt"
+    path.write_bytes(text.encode(encoding))
+    assert parse_file(path, LIMIT).text == text
+
+
+def test_big5_is_not_mistaken_for_gbk_even_though_gbk_decodes_it(tmp_path):
+    raw = TRADITIONAL.encode("big5")
+    assert raw.decode("gb18030") != TRADITIONAL  # the trap: GB18030 accepts these bytes without an error
+    path = tmp_path / "繁體.md"
+    path.write_bytes(raw)
+    assert "搶險物資詳見附件4" in parse_file(path, LIMIT).text
+
+
+def test_text_in_no_chinese_encoding_with_nuls_is_refused_as_binary(tmp_path):
+    path = tmp_path / "data.txt"
+    path.write_bytes(bytes(range(256)) * 40 + "附件".encode("utf-16-le") * 100)
+    with pytest.raises(ParseError, match="looks like a binary file"):
+        parse_file(path, LIMIT)
 
 
 def test_markdown_front_matter_gives_tags_and_headings(tmp_path):
