@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from kb.errors import AnnexError
-from kb.model import IngestResult
+from kb.model import CLI, IngestResult
 from kb.progress import progress_bar
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _ingest(stores: Stores, args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with progress_bar("ingest") as progress:
-        results = stores.ingestor.ingest(args.paths, args.library, progress)
+        results = stores.ingestor.ingest(args.paths, args.library, progress, source=CLI)
     elapsed = time.perf_counter() - started
     for result in results:
         if args.json:
@@ -62,7 +62,8 @@ def _ingest(stores: Stores, args: argparse.Namespace) -> int:
     failed = sum(1 for r in results if r.error)
     print(
         f"{len(results)} files: {len(written)} documents written ({chunks} chunks), "
-        f"{sum(1 for r in results if r.status == 'unchanged')} unchanged, {failed} failed "
+        f"{sum(1 for r in results if r.status == 'unchanged')} unchanged, "
+        f"{len({r.doc_id for r in results if r.repaired and r.status != 'error'})} repaired, {failed} failed "
         f"in {elapsed:.2f} s ({chunks / elapsed:.0f} chunks/s)",
         file=sys.stderr,
     )
