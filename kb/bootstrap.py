@@ -39,7 +39,7 @@ class SyncReport:
 
     def summary(self) -> str:
         """The start-up log line's counts."""
-        kept = f", {len(self.kept)} kept as uploaded" if self.kept else ""
+        kept = f", {len(self.kept)} corpus files skipped (a user's document has the name)" if self.kept else ""
         return (f"{self.written} documents built, {len(self.removed)} removed, {self.repaired} repaired"
                 f"{kept}, {len(self.errors)} errors")
 
