@@ -19,6 +19,7 @@ from kb.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION, Embedder, VectorH
 COLLECTIONS = (BODY_COLLECTION, ATTACHMENT_COLLECTION)
 _CHROMA_ERRORS = (ChromaError, ValueError, httpx.HTTPError)
 _PAGE = 5000  # rows per get() page when listing document ids
+_IDS_PER_GET = 500  # document ids per `doc_id $in` filter
 
 
 class VectorStoreError(AnnexError):
@@ -198,7 +199,7 @@ class ChromaVectorStore:
         """
         versions: dict[str, dict[str, int]] = {}
         ids = None if doc_ids is None else list(dict.fromkeys(doc_ids))
-        groups = [None] if ids is None else [ids[i : i + _PAGE] for i in range(0, len(ids), _PAGE)]
+        groups = [None] if ids is None else [ids[i : i + _IDS_PER_GET] for i in range(0, len(ids), _IDS_PER_GET)]
         with self._errors("count chunks per document"):
             for collection in self.collections.values():
                 for group in groups:
