@@ -5,7 +5,7 @@ import sys
 
 import uvicorn
 
-from kb.bootstrap import sync_corpus
+from kb.bootstrap import clear_upload_staging, sync_corpus
 from kb.progress import progress_bar
 from kb.service import open_service
 from kb.settings import load_settings
@@ -16,6 +16,8 @@ from ui.server import build_app
 def main() -> None:
     settings = load_settings()
     service = open_service(settings)
+    if left := clear_upload_staging(settings):
+        print(f"removed {left} upload folders an interrupted upload left in {settings.store_dir}", file=sys.stderr)
     with progress_bar(f"building the knowledge base from {settings.corpus_dir}") as progress:
         report = sync_corpus(service, settings.corpus_dir, settings.default_library, progress)
     print(f"knowledge base: {report.summary()}", file=sys.stderr)

@@ -6,6 +6,7 @@ reconciled, so whatever a crash left half-written is repaired at start.
 """
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from kb.ingest import Progress, expand_paths
 from kb.model import CORPUS, IngestResult
 from kb.presplit import presplit_name
 from kb.service import Service
+from kb.settings import Settings
+
+UPLOADS = "uploads"  # under store_dir: the files of uploads while they are ingested
 
 
 @dataclass(frozen=True)
@@ -61,3 +65,25 @@ def sync_corpus(service: Service, corpus: Path, library: str, progress: Progress
     results = ingestor.ingest([corpus], library, progress, source=CORPUS, keep_others=True)
     repaired = len(fixed.repaired) + sum(1 for r in results if r.repaired and r.status == "ingested")
     return SyncReport(tuple(results), tuple(removed), repaired, len(fixed.orphans))
+
+
+def upload_staging(settings: Settings) -> Path:
+    """The folder an upload's files are written to while they are ingested (make a temporary folder inside it).
+
+    It sits in the store, which one process holds at a time, so whatever is in it at start was left by a crash.
+    """
+    folder = settings.store_dir / UPLOADS
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def clear_upload_staging(settings: Settings) -> int:
+    """Remove what uploads interrupted by a crash left in the staging folder; returns how many entries went."""
+    folder = upload_staging(settings)
+    left = sorted(folder.iterdir())
+    for entry in left:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    return len(left)

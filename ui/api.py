@@ -19,6 +19,7 @@ from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from kb.bootstrap import upload_staging
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
 from kb.history import UnknownConversation
@@ -200,7 +201,7 @@ def api_router(service: Any) -> APIRouter:
             raise _error(400, ["body", "files"], f"Every file needs a name, and names must differ within one upload; "
                                                  f"got {names}.", "invalid_value")
         extra_tags = [t.strip() for t in tags.replace("，", ",").split(",") if t.strip()]
-        with tempfile.TemporaryDirectory(prefix="annex-upload-") as folder:
+        with tempfile.TemporaryDirectory(prefix="annex-upload-", dir=upload_staging(service.settings)) as folder:
             paths = []
             for name, upload_file in zip(names, files):
                 path = Path(folder) / name

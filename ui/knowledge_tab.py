@@ -10,6 +10,7 @@ from typing import Callable, Sequence
 import gradio as gr
 import plotly.graph_objects as go
 
+from kb.bootstrap import upload_staging
 from kb.parsing import SUPPORTED_EXTENSIONS
 from kb.service import Service
 from ui.knowledge import DOCUMENT_COLUMNS, document_choices, document_rows, document_view_html, ingest_results_html
@@ -31,7 +32,7 @@ class KnowledgeBase:
             raise gr.Error("先选择要上传的文件（.docx / .md / .txt，可多选）。")
         library = (library or "").strip() or self.service.settings.default_library
         tag_list = tuple(t for t in (tags or "").replace("，", ",").split(",") if t.strip())
-        with tempfile.TemporaryDirectory(prefix="annex-upload-") as batch:
+        with tempfile.TemporaryDirectory(prefix="annex-upload-", dir=upload_staging(self.service.settings)) as batch:
             paths = []
             for f in files:
                 target = Path(batch) / Path(f).name

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import shutil
 
-from kb.bootstrap import sync_corpus
+from kb.bootstrap import UPLOADS, clear_upload_staging, sync_corpus, upload_staging
 from kb.service import open_service
 from kb.settings import load_settings
 from tests.conftest import DEMO_CORPUS
@@ -77,6 +77,8 @@ def test_uploads_into_the_default_library_survive_restarts_and_a_same_named_uplo
                            timeout=60)
         assert r.status_code == 200, r.text
         assert r.json()["library"] == "demo" and [x["status"] for x in r.json()["results"]] == ["ingested"] * 2
+        staging = settings.store_dir / UPLOADS
+        assert staging.is_dir() and list(staging.iterdir()) == []  # staged in the store, and cleaned up
     finally:
         service.close()
 
@@ -125,3 +127,13 @@ def test_the_start_up_sync_repairs_what_a_crash_left(tmp_path):
         assert service.stores.vectors.chunk_counts()[doc.id] == doc.chunks
     finally:
         service.close()
+
+
+def test_what_an_upload_killed_midway_left_in_the_store_is_removed_at_start(tmp_path):
+    settings = load_settings(env={}, store_dir=tmp_path / "store")
+    left = upload_staging(settings) / "annex-upload-k9"
+    left.mkdir()
+    (left / "big.docx").write_bytes(b"x" * 100_000)
+    (upload_staging(settings) / "stray.md").write_text("x", encoding="utf-8")
+    assert clear_upload_staging(settings) == 2
+    assert list(upload_staging(settings).iterdir()) == [] and clear_upload_staging(settings) == 0
