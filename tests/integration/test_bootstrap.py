@@ -38,7 +38,10 @@ def test_first_start_builds_later_starts_reuse_and_changes_are_followed(tmp_path
         service.close()
 
 
-MY_PLAN = "# 我的防汛预案\n\n一、值守\n汛期由社区值班室24小时值守，详见附件1。\n\n附件1 值班表\n张三 周一至周三；李四 周四至周日。\n"
+MY_PLAN = (
+    "# 我的防汛预案\n\n一、值守\n汛期由社区值班室24小时值守，详见附件1。\n\n"
+    "附件1 值班表\n张三 周一至周三；李四 周四至周日。\n"
+)
 
 
 def test_uploads_into_the_default_library_survive_restarts_and_a_same_named_upload_wins(tmp_path):
