@@ -1,8 +1,10 @@
 """kill -9 of a real `python -m kb ingest` of a few hundred generated documents, at several points of its writes.
 
 After each kill the stores are opened as the app and the CLI open them (reconcile first) and must agree: every
-document whole in both stores or absent. A last ingest must then bring every document in whole, and vector
-search must find the documents the kills had broken.
+document whole in both stores or absent. The kill points: while the first vectors reach Chroma, while the graph
+commits (Kuzu must keep a batch whole or drop it), and while an edit replaces stored vectors (the graph still holds
+the old version, so the vectors must be rewritten from it). A last ingest must then bring every document in whole,
+and vector search must find the documents the kills had broken.
 """
 from __future__ import annotations
 
@@ -148,7 +150,7 @@ def _kill_run(corpus: Path, store: Path, kill: Callable[[Ingest], None]) -> None
 
 
 def crash_and_repair(tmp_path: Path, docs: int) -> None:
-    """Four runs of the CLI on one store: three killed, one to the end; the stores checked after each."""
+    """Five runs of the CLI on one store, three of them killed; the stores checked after each."""
     corpus, store = tmp_path / "corpus", tmp_path / "store"
     generate(corpus, docs, 1)
     settings = load_settings(env={}, store_dir=store)
@@ -168,18 +170,27 @@ def crash_and_repair(tmp_path: Path, docs: int) -> None:
     assert len(stored) in ((batches - 1) * WRITE_BATCH, docs)
     broken |= set(fixed.orphans)
 
-    # 3. every file edited, the re-ingest killed while it replaces the vectors of the first batch: the graph still
+    # 3. to the end: every document in, whole
+    Ingest(corpus, store).finish()
+    _, stored = reconciled_and_agreeing(store)
+    assert len(stored) == docs
+
+    # 4. every file edited, the re-ingest killed while it replaces the vectors of the first batch: the graph still
     #    holds the old versions, so their vectors must be rewritten from it
     _edit_every_file(corpus)
     _kill_run(corpus, store, lambda run: (run.wait_for_writes(1), run.kill_at(chroma, graph, 2)))
-    fixed, after = reconciled_and_agreeing(store)
-    if stored:
-        assert fixed.repaired, "the kill left no stored document with replaced vectors"
-    broken |= set(fixed.repaired) | set(fixed.orphans)
-    assert broken, "no kill left anything to repair; the kill points missed the writes"
+    with opened(store) as stores:  # before any repair: the graph as it was, some vectors not of its version
+        graph_now = {d.id: d for d in stores.graph.list_documents()}
+        versions = stores.vectors.chunk_versions()
+        partial = {i for i, d in graph_now.items() if versions.get(i) != {d.content_hash: d.chunks}}
+    assert {i: d.content_hash for i, d in graph_now.items()} == stored
+    assert partial, "the kill left no stored document with replaced vectors"
+    broken |= partial
 
-    # 4. the ingest runs to its end: every document present, whole and current; vector search finds the repaired
-    Ingest(corpus, store).finish()
+    # 5. to the end again, the CLI repairing first: every document present, whole and current; vector search
+    #    finds the repaired ones
+    log = Ingest(corpus, store).finish()
+    assert f" {len(partial)} repaired" in log, log
     _, final = reconciled_and_agreeing(store)
     assert len(final) == docs and not set(final.values()) & set(stored.values())
     with opened(store) as stores:
