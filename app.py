@@ -18,8 +18,7 @@ def main() -> None:
     service = open_service(settings)
     with progress_bar(f"building the knowledge base from {settings.corpus_dir}") as progress:
         report = sync_corpus(service, settings.corpus_dir, settings.default_library, progress)
-    print(f"knowledge base: {report.written} documents built, {len(report.removed)} removed, "
-          f"{len(report.errors)} errors", file=sys.stderr)
+    print(f"knowledge base: {report.summary()}", file=sys.stderr)
     for error in report.errors:
         print(f"  ✗ {error}", file=sys.stderr)
     extensions = [lambda: register_tools(service)] if settings.mcp_server else []

@@ -29,7 +29,7 @@ class Batch:
     libraries: list[str] = field(default_factory=list)
     documents: Columns = field(default_factory=lambda: _columns(
         "id", "library", "name", "stem", "title", "text", "content_hash", "parts", "headings", "tags",
-        "dangling", "unplaced", "n_attachments", "n_chunks", "n_dangling"))
+        "dangling", "unplaced", "n_attachments", "n_chunks", "n_dangling", "source"))
     attachments: Columns = field(default_factory=lambda: _columns(
         "id", "doc_id", "label", "kind", "number", "title", "char_start", "char_end", "pos", "omitted"))
     chunks: Columns = field(default_factory=lambda: _columns(
@@ -132,7 +132,7 @@ def _add_document(batch: Batch, doc: Document, chunk_ids: set[str]) -> None:
         batch.documents, doc.id, doc.library, doc.name, PurePath(doc.name).stem, doc.title, doc.text,
         doc.content_hash, _dumps([[p.file, p.start, p.end, p.content_hash] for p in doc.parts]),
         _dumps([[h.level, h.start, h.end] for h in doc.headings]), _dumps(list(doc.tags)), _dumps(dangling),
-        _dumps(unplaced), len(doc.attachments), len(doc.chunks), len(dangling))
+        _dumps(unplaced), len(doc.attachments), len(doc.chunks), len(dangling), doc.source)
     _append(batch.library_docs, doc.library, doc.id)
 
 
@@ -141,7 +141,7 @@ def decode_document(
     chunks: Sequence[Sequence[Any]], edge_refs: Sequence[Sequence[Any]],
 ) -> Document:
     """Rebuild a Document from the rows of the LOAD_* queries in graph/schema.py."""
-    library, name, title, text, content_hash, parts, headings, tags, dangling, unplaced = row
+    library, name, title, text, content_hash, parts, headings, tags, dangling, unplaced, source = row
     records = [list(r) for r in edge_refs] + json.loads(dangling) + json.loads(unplaced)
     records.sort(key=lambda r: r[0])
     return Document(
@@ -152,13 +152,15 @@ def decode_document(
         chunks=tuple(Chunk(*c[:7]) for c in sorted(chunks, key=lambda c: c[7])),
         headings=tuple(Heading(*h) for h in json.loads(headings)),
         tags=tuple(json.loads(tags)),
+        source=source,
     )
 
 
 def decode_summary(row: Sequence[Any]) -> DocumentSummary:
     """A DocumentSummary from a row of the _SUMMARY_COLUMNS in graph/schema.py."""
-    doc_id, library, name, title, content_hash, n_attachments, n_chunks, dangling, tags = row
+    doc_id, library, name, title, content_hash, n_attachments, n_chunks, dangling, tags, source = row
     labels = dict.fromkeys(r[1] for r in json.loads(dangling))
     return DocumentSummary(
-        doc_id, library, name, title, content_hash, n_attachments, n_chunks, tuple(labels), tuple(json.loads(tags))
+        doc_id, library, name, title, content_hash, n_attachments, n_chunks, tuple(labels), tuple(json.loads(tags)),
+        source,
     )

@@ -10,8 +10,10 @@ DOCUMENT = (
     "CREATE NODE TABLE IF NOT EXISTS Document("
     "id STRING PRIMARY KEY, library STRING, name STRING, stem STRING, title STRING, text STRING, "
     "content_hash STRING, parts STRING, headings STRING, tags STRING, dangling STRING, unplaced STRING, "
-    "n_attachments INT64, n_chunks INT64, n_dangling INT64)"
+    "n_attachments INT64, n_chunks INT64, n_dangling INT64, source STRING)"
 )
+# Stores made before provenance was recorded get the column, empty (kb.model.UNKNOWN), on open.
+DOCUMENT_SOURCE = "ALTER TABLE Document ADD IF NOT EXISTS source STRING DEFAULT ''"
 
 # id = f"{doc_id}:{label}"; pos = index in Document.attachments; omitted = named but content left out (（略）)
 ATTACHMENT = (
@@ -39,9 +41,12 @@ REFERENCES = (
     "label STRING, mention STRING, char_start INT64, char_end INT64, pos INT64)"
 )
 
-SCHEMA: tuple[str, ...] = (LIBRARY, DOCUMENT, ATTACHMENT, CHUNK, HAS_DOCUMENT, HAS_ATTACHMENT, HAS_CHUNK, REFERENCES)
-# CREATE … IF NOT EXISTS keeps an older table as it was: a store written before a column was added lacks it.
-ATTACHMENT_COLUMNS = "CALL table_info('Attachment') RETURN name"
+# Stores made before omitted attachments were recorded get the column, false, on open.
+ATTACHMENT_OMITTED = "ALTER TABLE Attachment ADD IF NOT EXISTS omitted BOOLEAN DEFAULT false"
+SCHEMA: tuple[str, ...] = (
+    LIBRARY, DOCUMENT, DOCUMENT_SOURCE, ATTACHMENT, ATTACHMENT_OMITTED, CHUNK, HAS_DOCUMENT, HAS_ATTACHMENT, HAS_CHUNK,
+    REFERENCES,
+)
 
 # --- queries ------------------------------------------------------------
 
@@ -62,7 +67,7 @@ CONTENT_HASH = "MATCH (d:Document {id: $id}) RETURN d.content_hash"
 
 LOAD_DOCUMENT = (
     "MATCH (d:Document {id: $id}) RETURN d.library, d.name, d.title, d.text, d.content_hash, "
-    "d.parts, d.headings, d.tags, d.dangling, d.unplaced"
+    "d.parts, d.headings, d.tags, d.dangling, d.unplaced, d.source"
 )
 LOAD_ATTACHMENTS = (
     "MATCH (:Document {id: $id})-[:HAS_ATTACHMENT]->(a:Attachment) "
@@ -104,7 +109,9 @@ LIST_ATTACHMENTS = (
 )
 DOCUMENT_TEXT = "MATCH (d:Document {id: $id}) RETURN d.text"
 
-_SUMMARY_COLUMNS = "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling, d.tags"
+_SUMMARY_COLUMNS = (
+    "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling, d.tags, d.source"
+)
 LIST_ALL = f"MATCH (d:Document) RETURN {_SUMMARY_COLUMNS} ORDER BY d.library, d.name, d.id"
 LIST_LIBRARY = f"MATCH (d:Document) WHERE d.library = $library RETURN {_SUMMARY_COLUMNS} ORDER BY d.name, d.id"
 FIND_DOCUMENT = (

@@ -20,6 +20,7 @@ class DocumentSummary:
     chunks: int
     dangling: tuple[str, ...]  # labels of attachments referenced but missing
     tags: tuple[str, ...] = ()
+    source: str = ""  # where the document came from: kb.model.CORPUS, UPLOAD, CLI, or "" if not recorded
 
 
 @dataclass(frozen=True)

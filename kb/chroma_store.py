@@ -19,6 +19,7 @@ from kb.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION, Embedder, VectorH
 COLLECTIONS = (BODY_COLLECTION, ATTACHMENT_COLLECTION)
 _CHROMA_ERRORS = (ChromaError, ValueError, httpx.HTTPError)
 _PAGE = 5000  # rows per get() page when listing document ids
+_IDS_PER_GET = 500  # document ids per `doc_id $in` filter
 
 
 class VectorStoreError(AnnexError):
@@ -106,6 +107,7 @@ class ChromaVectorStore:
                     "library": doc.library,
                     "doc_id": doc.id,
                     "doc_name": doc.name,
+                    "content_hash": doc.content_hash,  # which version of the document this vector belongs to
                     "attachment": chunk.attachment,
                     "attachment_title": title,
                     "index": chunk.index,
@@ -188,15 +190,34 @@ class ChromaVectorStore:
 
     def chunk_counts(self) -> dict[str, int]:
         """Stored chunks per document id, both collections together."""
-        counts: dict[str, int] = {}
+        return {doc_id: sum(by_hash.values()) for doc_id, by_hash in self.chunk_versions().items()}
+
+    def chunk_versions(self, doc_ids: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
+        """Stored chunks per document id and content hash ("" for vectors written before the hash was kept).
+
+        One metadata scan of both collections, of every document or only of `doc_ids`.
+        """
+        versions: dict[str, dict[str, int]] = {}
+        ids = None if doc_ids is None else list(dict.fromkeys(doc_ids))
+        groups = [None] if ids is None else [ids[i : i + _IDS_PER_GET] for i in range(0, len(ids), _IDS_PER_GET)]
         with self._errors("count chunks per document"):
             for collection in self.collections.values():
-                for offset in range(0, collection.count(), _PAGE):
-                    page = collection.get(include=["metadatas"], limit=_PAGE, offset=offset)
-                    for meta in page["metadatas"] or []:
-                        doc_id = str(meta["doc_id"])
-                        counts[doc_id] = counts.get(doc_id, 0) + 1
-        return counts
+                for group in groups:
+                    where = None if group is None else {"doc_id": {"$in": group}}
+                    offset = 0
+                    while True:
+                        page = collection.get(
+                            where=where, include=["metadatas"], limit=_PAGE, offset=offset  # type: ignore[arg-type]
+                        )
+                        metadatas = page["metadatas"] or []
+                        for meta in metadatas:
+                            by_hash = versions.setdefault(str(meta["doc_id"]), {})
+                            version = str(meta.get("content_hash", ""))
+                            by_hash[version] = by_hash.get(version, 0) + 1
+                        if len(metadatas) < _PAGE:
+                            break
+                        offset += _PAGE
+        return versions
 
     def count(self) -> dict[str, int]:
         """Chunks per collection."""

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Sequence
 
 from kb.errors import AnnexError
-from kb.model import IngestResult
+from kb.ingest import Progress
+from kb.model import CLI, IngestResult
 from kb.progress import progress_bar
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
@@ -44,8 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _ingest(stores: Stores, args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    fixed = stores.ingestor.reconcile()  # what an earlier crash left half-written
     with progress_bar("ingest") as progress:
-        results = stores.ingestor.ingest(args.paths, args.library, progress)
+        results = stores.ingestor.ingest(args.paths, args.library, _log_writes(progress), source=CLI)
     elapsed = time.perf_counter() - started
     for result in results:
         if args.json:
@@ -60,13 +62,28 @@ def _ingest(stores: Stores, args: argparse.Namespace) -> int:
     written = {r.doc_id: r.document for r in results if r.status in ("ingested", "attached") and r.document}
     chunks = sum(len(d.chunks) for d in written.values())
     failed = sum(1 for r in results if r.error)
+    repaired = set(fixed.repaired) | {r.doc_id for r in results if r.repaired and not r.error}
     print(
         f"{len(results)} files: {len(written)} documents written ({chunks} chunks), "
-        f"{sum(1 for r in results if r.status == 'unchanged')} unchanged, {failed} failed "
+        f"{sum(1 for r in results if r.status == 'unchanged')} unchanged, {len(repaired)} repaired, {failed} failed "
         f"in {elapsed:.2f} s ({chunks / elapsed:.0f} chunks/s)",
         file=sys.stderr,
     )
     return 1 if failed else 0
+
+
+def _log_writes(progress: Progress) -> Progress:
+    """The bar, plus one stderr line per store write when stderr is not a terminal (tqdm hides the bar there),
+    so a log shows how far an ingest got before it stopped."""
+    if sys.stderr.isatty():
+        return progress
+
+    def log(done: int, total: int, what: str) -> None:
+        progress(done, total, what)
+        if what.startswith("write "):
+            print(f"ingest: {what}", file=sys.stderr, flush=True)
+
+    return log
 
 
 def _as_json(result: IngestResult) -> dict:

@@ -5,6 +5,12 @@ from dataclasses import dataclass, field
 
 BODY = ""  # attachment label of a chunk that belongs to the document body
 
+# Where a document came from. The start-up sync (kb/bootstrap.py) removes or replaces only CORPUS documents.
+CORPUS = "corpus"  # brought in by the sync from ANNEX_CORPUS_DIR
+UPLOAD = "upload"  # uploaded over HTTP or in the UI
+CLI = "cli"  # `python -m kb ingest`
+UNKNOWN = ""  # stored before provenance was recorded
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -94,6 +100,7 @@ class Document:
     chunks: tuple[Chunk, ...]
     headings: tuple[Heading, ...] = ()
     tags: tuple[str, ...] = ()
+    source: str = UPLOAD  # CORPUS, UPLOAD, CLI or UNKNOWN; not part of content_hash
 
     @property
     def dangling(self) -> tuple[Reference, ...]:
@@ -109,6 +116,7 @@ class IngestResult:
 
     file: str
     doc_id: str | None = None
-    status: str = "ingested"  # ingested | unchanged | error | attached
+    status: str = "ingested"  # ingested | unchanged | error | attached | kept (left to its uploader by the sync)
     error: str | None = None
     document: Document | None = field(default=None, repr=False)
+    repaired: bool = False  # written again because a crash had left its vectors incomplete

@@ -62,5 +62,8 @@ class VectorStore(Protocol):
     def chunk_counts(self) -> dict[str, int]:
         """Stored chunks per document id (both collections)."""
 
+    def chunk_versions(self, doc_ids: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
+        """Stored chunks per document id and content hash, of every document or only of `doc_ids` (one scan)."""
+
     def count(self) -> dict[str, int]:
         """Chunks per collection."""

@@ -10,11 +10,13 @@ from typing import Iterator
 
 import pytest
 
+from graph import schema as cypher
+from graph.engine import load_engine
 from graph.errors import GraphStoreError, GraphWriteError, InvalidDocumentError
 from graph.factory import open_graph_store
 from graph.kuzu_store import KuzuGraphStore
 from graph.store import AttachmentPath
-from kb.model import Attachment, Chunk, Document, Heading, Part, Reference
+from kb.model import CORPUS, UPLOAD, Attachment, Chunk, Document, Heading, Part, Reference
 from kb.settings import load_settings
 
 ENGINE = os.environ.get("ANNEX_TEST_GRAPH_ENGINE", "kuzu")
@@ -193,6 +195,37 @@ def test_list_and_find_documents(store: KuzuGraphStore) -> None:
     assert store.find_document(LIBRARY, "a预案") == summary
     assert store.find_document("其他", "a预案").id == "d3"
     assert store.find_document(LIBRARY, "c预案") is None and store.list_documents("无") == []
+
+
+def test_where_a_document_came_from_round_trips(store: KuzuGraphStore) -> None:
+    uploaded, synced = make_doc("d1"), replace(make_doc("d2", name="b预案.md"), source=CORPUS)
+    assert uploaded.source == UPLOAD
+    store.upsert_documents([uploaded, synced])
+    assert store.load_document("d1") == uploaded and store.load_document("d2") == synced
+    assert [(s.id, s.source) for s in store.list_documents(LIBRARY)] == [("d2", CORPUS), ("d1", UPLOAD)]
+    assert store.find_document(LIBRARY, "b预案").source == CORPUS
+
+
+def test_a_store_from_before_provenance_opens_with_the_source_unknown(tmp_path: Path) -> None:
+    module = load_engine(ENGINE)
+    (tmp_path / "g").mkdir()
+    db = module.Database(str(tmp_path / "g" / "graph.db"))
+    conn = module.Connection(db)
+    for ddl in cypher.SCHEMA:
+        if ddl == cypher.DOCUMENT:
+            ddl = ddl.replace(", source STRING)", ")")
+        if ddl != cypher.DOCUMENT_SOURCE:
+            conn.execute(ddl)
+    conn.execute("CREATE (:Document {id: 'old', library: $lib, name: 'a.md', stem: 'a', title: 'a', text: 'x', "
+                 "content_hash: 'h', parts: '[]', headings: '[]', tags: '[]', dangling: '[]', unplaced: '[]', "
+                 "n_attachments: 0, n_chunks: 0, n_dangling: 0})", {"lib": LIBRARY})
+    conn.close()
+    db.close()
+    with KuzuGraphStore(tmp_path / "g", engine=ENGINE) as opened:
+        assert [(s.id, s.source) for s in opened.list_documents()] == [("old", "")]
+        doc = make_doc("d1")
+        opened.upsert_documents([doc])
+        assert opened.load_document("d1") == doc
 
 
 def test_reference_outside_every_chunk_round_trips(store: KuzuGraphStore) -> None:

@@ -94,6 +94,7 @@ def check_contract(open_store: Callable[[], ChromaVectorStore]) -> None:
     assert stored["metadatas"][0] == {
         "library": "demo", "doc_id": "plan", "doc_name": "某市突发环境事件应急预案.docx", "attachment": "附件11",
         "attachment_title": "应急联系电话表", "index": 0, "start": top.start, "end": top.end,
+        "content_hash": PLAN.content_hash,  # the version of the document the vector belongs to
     }
 
     # Collection choice and filters.
@@ -116,6 +117,10 @@ def check_contract(open_store: Callable[[], ChromaVectorStore]) -> None:
     assert store.count() == {BODY_COLLECTION: 3, ATTACHMENT_COLLECTION: 3}
     store.upsert_documents([PLAN_EDITED])
     assert store.count() == {BODY_COLLECTION: 2, ATTACHMENT_COLLECTION: 2}
+    assert PLAN_EDITED.content_hash != PLAN.content_hash
+    assert store.chunk_versions() == {"plan": {PLAN_EDITED.content_hash: 2}, "law": {LAW.content_hash: 2}}
+    assert store.chunk_versions(["law", "absent"]) == {"law": {LAW.content_hash: 2}}
+    assert store.chunk_counts() == {"plan": 2, "law": 2}
     left = store.query("吸油毡 围油栏", 10, doc_id="plan")
     assert {h.chunk_id for h in left} == {c.id for c in PLAN_EDITED.chunks}
 

@@ -1,0 +1,211 @@
+"""kill -9 of a real `python -m kb ingest` of a few hundred generated documents, at several points of its writes.
+
+After each kill the stores are opened as the app and the CLI open them (reconcile first) and must agree: every
+document whole in both stores or absent. The kill points: while the first vectors reach Chroma, while the graph
+commits (Kuzu must keep a batch whole or drop it), and while an edit replaces stored vectors (the graph still holds
+the old version, so the vectors must be rewritten from it). A last ingest must then bring every document in whole,
+and vector search must find the documents the kills had broken.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import docx
+import pytest
+from chromadb.api.shared_system_client import SharedSystemClient
+
+from kb.ingest import WRITE_BATCH, Reconciled
+from kb.settings import load_settings
+from kb.stores import Stores, open_stores
+from kb.synthetic import generate
+
+pytestmark = pytest.mark.reliability
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_TIMEOUT = 120  # seconds; a run that neither reaches its kill point nor ends fails the test
+MARK = "核验码"
+
+
+def _footprint(folder: Path) -> tuple[int, int]:
+    """Total size and latest mtime of the files under a folder: it changes when a store commits."""
+    sizes, latest = 0, 0
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            try:
+                st = os.stat(os.path.join(dirpath, name))
+            except FileNotFoundError:  # a file the writer just removed
+                continue
+            sizes, latest = sizes + st.st_size, max(latest, st.st_mtime_ns)
+    return sizes, latest
+
+
+class Ingest:
+    """`python -m kb ingest <corpus> --library x` in a subprocess, its stderr lines read as they come."""
+
+    def __init__(self, corpus: Path, store: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kb", "ingest", str(corpus), "--library", "x"],
+            cwd=ROOT, env={**os.environ, "ANNEX_STORE_DIR": str(store)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.log: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.deadline = time.monotonic() + RUN_TIMEOUT
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.put(line)
+
+    def wait_for_writes(self, count: int) -> None:
+        """Block until the CLI has started its `count`-th store write (it logs each when stderr is no terminal)."""
+        seen = 0
+        while seen < count:
+            try:
+                line = self.lines.get(timeout=0.05)
+            except queue.Empty:
+                assert self.proc.poll() is None, f"the ingest ended before write {count}: {''.join(self.log)}"
+                assert time.monotonic() < self.deadline, f"no write {count} in {RUN_TIMEOUT} s: {''.join(self.log)}"
+                continue
+            self.log.append(line)
+            seen += line.startswith("ingest: write ")
+
+    def kill_at(self, chroma: Path, graph: Path, chroma_commits: int) -> None:
+        """SIGKILL the ingest after `chroma_commits` more Chroma transactions have committed, or as soon as it
+        writes to the graph (the vectors are done then), whichever comes first."""
+        journal = chroma / "chroma.sqlite3-journal"  # sqlite's rollback journal: there while a write is open
+        graph_before, open_write, commits = _footprint(graph), False, 0
+        while commits < chroma_commits and _footprint(graph) == graph_before:
+            assert self.proc.poll() is None, f"the ingest ended before its kill point: {''.join(self.log)}"
+            assert time.monotonic() < self.deadline, f"no kill point in {RUN_TIMEOUT} s: {''.join(self.log)}"
+            now_open = journal.exists()
+            commits += open_write and not now_open
+            open_write = now_open
+            time.sleep(0.002)
+        self.kill()
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        assert self.proc.wait(30) == -signal.SIGKILL
+
+    def finish(self) -> str:
+        """Wait for a clean end; returns its stderr."""
+        assert self.proc.wait(RUN_TIMEOUT) == 0, "".join(self.log)
+        while not self.lines.empty():
+            self.log.append(self.lines.get())
+        return "".join(self.log)
+
+
+@contextmanager
+def opened(store: Path) -> Iterator[Stores]:
+    """The stores as a new process opens them; released afterwards so the next ingest can take them."""
+    stores = open_stores(load_settings(env={}, store_dir=store))
+    try:
+        yield stores
+    finally:
+        stores.close()
+        SharedSystemClient.clear_system_cache()  # drop Chroma's in-process client, the next writer is another process
+
+
+def reconciled_and_agreeing(store: Path) -> tuple[Reconciled, dict[str, str]]:
+    """Open the stores, reconcile, and check each document is whole in both or absent; returns hash by doc id."""
+    with opened(store) as stores:
+        fixed = stores.ingestor.reconcile()
+        graph = {d.id: d for d in stores.graph.list_documents()}
+        versions = stores.vectors.chunk_versions()
+        assert versions == {doc_id: {d.content_hash: d.chunks} for doc_id, d in graph.items()}
+        assert sum(stores.vectors.count().values()) == stores.graph.stats()["chunks"]
+        return fixed, {doc_id: d.content_hash for doc_id, d in graph.items()}
+
+
+def _edit_every_file(corpus: Path) -> None:
+    for i, path in enumerate(sorted(p for p in corpus.rglob("*") if p.is_file())):
+        line = f"{MARK}：第{i}号修订已生效。"
+        if path.suffix == ".docx":
+            document = docx.Document(str(path))
+            document.add_paragraph(line)
+            document.save(str(path))
+        else:
+            path.write_text(path.read_text(encoding="utf-8") + f"\n\n{line}\n", encoding="utf-8")
+
+
+def _kill_run(corpus: Path, store: Path, kill: Callable[[Ingest], None]) -> None:
+    run = Ingest(corpus, store)
+    try:
+        kill(run)
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+            run.proc.wait(30)
+
+
+def crash_and_repair(tmp_path: Path, docs: int) -> None:
+    """Five runs of the CLI on one store, three of them killed; the stores checked after each."""
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    generate(corpus, docs, 1)
+    settings = load_settings(env={}, store_dir=store)
+    chroma, graph = settings.chroma_dir, settings.graph_dir
+    batches = -(-docs // WRITE_BATCH)
+    broken: set[str] = set()
+
+    # 1. the first ingest, killed while its first vectors reach Chroma: nothing is in the graph yet
+    _kill_run(corpus, store, lambda run: (run.wait_for_writes(1), run.kill_at(chroma, graph, 2)))
+    fixed, stored = reconciled_and_agreeing(store)
+    assert stored == {}
+    broken |= set(fixed.orphans)
+
+    # 2. again, killed as the last batch's graph write starts: earlier batches are in, the last whole or absent
+    _kill_run(corpus, store, lambda run: (run.wait_for_writes(batches), run.kill_at(chroma, graph, 10**9)))
+    fixed, stored = reconciled_and_agreeing(store)
+    assert len(stored) in ((batches - 1) * WRITE_BATCH, docs)
+    broken |= set(fixed.orphans)
+
+    # 3. to the end: every document in, whole
+    Ingest(corpus, store).finish()
+    _, stored = reconciled_and_agreeing(store)
+    assert len(stored) == docs
+
+    # 4. every file edited, the re-ingest killed while it replaces the vectors of the first batch: the graph still
+    #    holds the old versions, so their vectors must be rewritten from it
+    _edit_every_file(corpus)
+    _kill_run(corpus, store, lambda run: (run.wait_for_writes(1), run.kill_at(chroma, graph, 2)))
+    with opened(store) as stores:  # before any repair: the graph as it was, some vectors not of its version
+        graph_now = {d.id: d for d in stores.graph.list_documents()}
+        versions = stores.vectors.chunk_versions()
+        partial = {i for i, d in graph_now.items() if versions.get(i) != {d.content_hash: d.chunks}}
+    assert {i: d.content_hash for i, d in graph_now.items()} == stored
+    assert partial, "the kill left no stored document with replaced vectors"
+    broken |= partial
+
+    # 5. to the end again, the CLI repairing first: every document present, whole and current; vector search
+    #    finds the repaired ones
+    log = Ingest(corpus, store).finish()
+    assert f" {len(partial)} repaired" in log, log
+    _, final = reconciled_and_agreeing(store)
+    assert len(final) == docs and not set(final.values()) & set(stored.values())
+    with opened(store) as stores:
+        for doc_id in sorted(broken)[:5]:
+            hits = stores.vectors.query(f"{MARK} 修订已生效", 3, libraries=["x"], doc_id=doc_id)
+            assert hits and MARK in hits[0].text, doc_id
+        assert {r.status for r in stores.ingestor.ingest([corpus], "x", source="cli")} == {"unchanged"}
+
+
+def test_kill_9_during_the_writes_leaves_whole_or_absent_documents_and_a_re_ingest_repairs(tmp_path):
+    crash_and_repair(tmp_path, 40)
+
+
+@pytest.mark.slow
+def test_kill_9_of_an_ingest_of_a_few_hundred_documents(tmp_path, request):
+    if "slow" not in request.config.getoption("markexpr", "").replace("not slow", ""):
+        pytest.skip("a few minutes on a busy machine; run it with -m slow")
+    crash_and_repair(tmp_path, 300)
