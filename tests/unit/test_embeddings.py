@@ -98,7 +98,7 @@ def test_factory_builds_the_hash_embedder_from_settings(settings: Settings) -> N
 
 
 def test_factory_names_the_choices_on_an_unknown_value(settings: Settings) -> None:
-    with pytest.raises(SettingsError, match="'hash', 'sentence-transformers:<model>', 'openai:<model>'"):
+    with pytest.raises(SettingsError, match="'hash', 'e5', 'sentence-transformers:<model>', 'openai:<model>'"):
         make_embedder(dataclasses.replace(settings, embedding="bge-m3"))
 
 
@@ -157,7 +157,7 @@ def test_openai_embedder_batches_orders_and_normalizes(embeddings_api: tuple[str
     url, requests = embeddings_api
     embedder = OpenAIEmbedder("bge-m3", base_url=url, dim=3)
     embedder.batch_size = 2
-    vectors = embedder.embed(["一", "一二三", "一二"])
+    vectors = embedder.embed_passages(["一", "一二三", "一二"])
     assert [r["input"] for r in requests] == [["一", "一二三"], ["一二"]]
     expected = np.array([[1, 0, 1], [3, 0, 1], [2, 0, 1]], dtype=np.float32)
     np.testing.assert_allclose(vectors, expected / np.linalg.norm(expected, axis=1, keepdims=True), rtol=1e-6)
@@ -167,10 +167,10 @@ def test_openai_embedder_batches_orders_and_normalizes(embeddings_api: tuple[str
 def test_openai_embedder_reports_a_dimension_mismatch(embeddings_api: tuple[str, list[dict]]) -> None:
     url, _ = embeddings_api
     with pytest.raises(EmbeddingError, match="ANNEX_EMBEDDING_DIM=3"):
-        OpenAIEmbedder("bge-m3", base_url=url, dim=512).embed(["应急"])
+        OpenAIEmbedder("bge-m3", base_url=url, dim=512).embed_passages(["应急"])
 
 
 def test_openai_embedder_wraps_connection_errors() -> None:
     embedder = OpenAIEmbedder("bge-m3", base_url="http://127.0.0.1:9/v1", dim=3, max_retries=0)
     with pytest.raises(EmbeddingError, match="127.0.0.1:9"):
-        embedder.embed(["应急"])
+        embedder.embed_queries(["应急"])
