@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 ) WITHOUT ROWID
 """
 _LOOKUP = 500  # keys per SELECT ... IN (...), well under SQLite's parameter limit
+_WRITE_EVERY = 64  # texts embedded between two writes (≈ 15 s of e5 on 2 cores)
 _KIND = "passage"  # only passages are cached: each question is new, and would otherwise sit on disk
 
 
@@ -65,9 +66,10 @@ class CachedEmbedder:
         keys = [hashlib.sha1(text.encode("utf-8", "surrogatepass")).digest() for text in texts]
         found = self._lookup(set(keys))
         missing = {key: text for key, text in zip(keys, texts) if key not in found}
-        if missing:
-            fresh = self.inner.embed_passages(list(missing.values()))
-            new = dict(zip(missing, fresh))
+        todo = list(missing.items())
+        for lo in range(0, len(todo), _WRITE_EVERY):  # an interrupted ingest keeps what it has embedded
+            part = todo[lo : lo + _WRITE_EVERY]
+            new = dict(zip((key for key, _ in part), self.inner.embed_passages([text for _, text in part])))
             self._store(new)
             found.update(new)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
