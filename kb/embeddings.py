@@ -290,7 +290,7 @@ class OpenAIEmbedder:
                 return self._client.embeddings.create(
                     model=self._model, input=batch, extra_body={"input_type": kind}
                 )
-            except self._openai.BadRequestError as exc:
+            except (self._openai.BadRequestError, self._openai.UnprocessableEntityError) as exc:
                 if "input_type" not in str(exc):
                     raise
                 self._send_input_type = False
