@@ -77,7 +77,7 @@ class CachedEmbedder:
             out[row] = found[key]
         return out
 
-    def __len__(self) -> int:
+    def count(self) -> int:
         """Vectors cached for this embedder."""
         with self._lock, self._errors("count"):
             (count,) = self._db.execute(

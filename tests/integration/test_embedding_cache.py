@@ -69,7 +69,7 @@ def test_a_fresh_vector_store_with_a_warm_cache_embeds_nothing(tmp_path: Path, s
     cold = ingest(first_settings, first, [corpus])
     stored = sum(cold.count().values())
     assert stored > 30 and len(first.passages) == stored  # cold: every chunk went to the model once
-    assert isinstance(cold.embedder, CachedEmbedder) and len(cold.embedder) == len(set(first.passages))
+    assert isinstance(cold.embedder, CachedEmbedder) and cold.embedder.count() == len(set(first.passages))
 
     second = CountingHash()
     warm = ingest(dataclasses.replace(first_settings, store_dir=tmp_path / "b"), second, [corpus])
@@ -110,7 +110,7 @@ def test_vectors_come_back_bit_for_bit_and_are_kept_apart_by_model_and_width(tmp
     again = CountingHash()
     reopened = CachedEmbedder(again, path)  # persisted: a new instance on the same file embeds nothing
     np.testing.assert_array_equal(reopened.embed_passages(texts[::-1]), HashEmbedder().embed(texts[::-1]))
-    assert again.passages == [] and len(reopened) == 3
+    assert again.passages == [] and reopened.count() == 3
 
     narrower = CountingHash(256)  # another width is another model's vectors
     assert CachedEmbedder(narrower, path).embed_passages(texts).shape == (4, 256) and len(narrower.passages) == 3
