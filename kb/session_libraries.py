@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 from graph.resolve import AttachmentCatalog
 from kb.errors import AnnexError
 from kb.ingest import Ingestor
-from kb.pipeline import InvalidRequest, UnknownLibrary
+from kb.pipeline import UnknownDocument, UnknownLibrary
 from kb.readmodels import ReadModels, Snapshot
 from kb.turn import TurnRequest
 
@@ -101,7 +101,7 @@ class SessionLibraries:
     def scope(self, request: TurnRequest, session: str | None = None) -> TurnRequest:
         """The request with its libraries made explicit and checked: empty means every library the session sees.
 
-        Raises UnknownLibrary (naming only visible libraries) for one it may not see, InvalidRequest for a
+        Raises UnknownLibrary (naming only visible libraries) for one it may not see, UnknownDocument for a
         document of such a library, NothingToSearch when it sees no library but others hold documents.
         """
         snapshot = self.read.current()
@@ -111,7 +111,7 @@ class SessionLibraries:
                 raise UnknownLibrary(library, set(visible))
         doc = snapshot.documents.get(request.document_id or "")
         if doc is not None and doc.library not in visible:
-            raise InvalidRequest("documentId", f"Unknown document {request.document_id!r}.")
+            raise UnknownDocument(request.document_id or "")
         if request.library_ids or not snapshot.documents:
             return request
         if not visible:
