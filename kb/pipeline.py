@@ -102,7 +102,7 @@ class Pipeline:
 
         Raises InvalidRequest, UnknownLibrary or UnknownConversation before anything is stored.
         """
-        _check_storable(request)
+        check_storable(request)
         if len(request.library_ids) > MAX_LIBRARY_IDS:
             raise InvalidRequest("libraryIds", f"libraryIds has {len(request.library_ids)} items, over the limit of "
                                                f"{MAX_LIBRARY_IDS}; name each library once, or leave it empty for all.")
@@ -330,7 +330,7 @@ class Pipeline:
         return [(m.role, m.content.split(_BLOCK_START)[0]) for m in messages]
 
 
-def _check_storable(request: TurnRequest) -> None:
+def check_storable(request: TurnRequest) -> None:
     """Refuse text that cannot be stored or sent on: UTF-8 has no lone surrogates (JSON's "\\ud800" makes one)."""
     fields = [("query", request.query), ("conversationId", request.conversation_id),
               ("documentId", request.document_id), ("owner", request.owner)]

@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 from graph.resolve import AttachmentCatalog
 from kb.errors import AnnexError
 from kb.ingest import Ingestor
-from kb.pipeline import UnknownDocument, UnknownLibrary
+from kb.pipeline import UnknownDocument, UnknownLibrary, check_storable
 from kb.readmodels import ReadModels, Snapshot
 from kb.turn import TurnRequest
 
@@ -104,6 +104,7 @@ class SessionLibraries:
         Raises UnknownLibrary (naming only visible libraries) for one it may not see, UnknownDocument for a
         document of such a library, NothingToSearch when it sees no library but others hold documents.
         """
+        check_storable(request)  # a lone surrogate is refused as such, before it is looked up as a library
         snapshot = self.read.current()
         visible = self.visible(session, snapshot.libraries)
         for library in request.library_ids:
