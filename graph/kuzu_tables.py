@@ -31,7 +31,7 @@ class Batch:
         "id", "library", "name", "stem", "title", "text", "content_hash", "parts", "headings", "tags",
         "dangling", "unplaced", "n_attachments", "n_chunks", "n_dangling"))
     attachments: Columns = field(default_factory=lambda: _columns(
-        "id", "doc_id", "label", "kind", "number", "title", "char_start", "char_end", "pos"))
+        "id", "doc_id", "label", "kind", "number", "title", "char_start", "char_end", "pos", "omitted"))
     chunks: Columns = field(default_factory=lambda: _columns(
         "id", "doc_id", "attachment", "idx", "char_start", "char_end", "text", "pos"))
     library_docs: Columns = field(default_factory=lambda: _columns("from", "to"))
@@ -107,7 +107,8 @@ def _add_document(batch: Batch, doc: Document, chunk_ids: set[str]) -> None:
             _append(batch.attachment_chunks, attachment_id(doc.id, chunk.attachment), chunk.id)
     for pos, att in enumerate(doc.attachments):
         aid = attachment_id(doc.id, att.label)
-        _append(batch.attachments, aid, doc.id, att.label, att.kind, att.number, att.title, att.start, att.end, pos)
+        _append(batch.attachments, aid, doc.id, att.label, att.kind, att.number, att.title, att.start, att.end, pos,
+                att.omitted)
         _append(batch.doc_attachments, doc.id, aid)
     dangling, unplaced = [], []
     for pos, ref in enumerate(doc.references):

@@ -13,11 +13,11 @@ DOCUMENT = (
     "n_attachments INT64, n_chunks INT64, n_dangling INT64)"
 )
 
-# id = f"{doc_id}:{label}"; pos = index in Document.attachments
+# id = f"{doc_id}:{label}"; pos = index in Document.attachments; omitted = named but content left out (（略）)
 ATTACHMENT = (
     "CREATE NODE TABLE IF NOT EXISTS Attachment("
     "id STRING PRIMARY KEY, doc_id STRING, label STRING, kind STRING, number STRING, title STRING, "
-    "char_start INT64, char_end INT64, pos INT64)"
+    "char_start INT64, char_end INT64, pos INT64, omitted BOOLEAN)"
 )
 
 # attachment = owner label or "" (body); idx = order within the owner; pos = index in Document.chunks
@@ -64,7 +64,7 @@ LOAD_DOCUMENT = (
 )
 LOAD_ATTACHMENTS = (
     "MATCH (:Document {id: $id})-[:HAS_ATTACHMENT]->(a:Attachment) "
-    "RETURN a.label, a.kind, a.number, a.title, a.char_start, a.char_end ORDER BY a.pos"
+    "RETURN a.label, a.kind, a.number, a.title, a.char_start, a.char_end, a.omitted ORDER BY a.pos"
 )
 _CHUNK_COLUMNS = "c.id, c.doc_id, c.attachment, c.idx, c.char_start, c.char_end, c.text, c.pos"
 LOAD_CHUNKS = (
@@ -98,7 +98,7 @@ ATTACHMENT_REFERENCES = (
 )
 LIST_ATTACHMENTS = (
     "MATCH (d:Document)-[:HAS_ATTACHMENT]->(a:Attachment) "
-    "RETURN d.id, d.title, d.library, a.label, a.title ORDER BY d.library, d.name, d.id, a.pos"
+    "RETURN d.id, d.title, d.library, a.label, a.title, a.omitted ORDER BY d.library, d.name, d.id, a.pos"
 )
 DOCUMENT_TEXT = "MATCH (d:Document {id: $id}) RETURN d.text"
 

@@ -53,6 +53,7 @@ class AttachmentInfo:
     library: str
     label: str
     title: str
+    omitted: bool = False  # named by the document, content left out (（略）)
 
 
 class GraphReads(Protocol):

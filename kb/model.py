@@ -47,7 +47,7 @@ class Attachment:
     title: str
     start: int  # char span in the parent document's text, header line included
     end: int
-
+    omitted: bool = False  # the document names it but left its content out (（略）): it exists, holds nothing
 
 @dataclass(frozen=True)
 class Reference:
