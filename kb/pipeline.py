@@ -9,6 +9,7 @@ from typing import Callable, Generator, Iterator
 
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
+from kb.gaps import find_gaps, gap_answer
 from kb.history import History, MessageLink
 from kb.hop import HopResult, post_answer_hop
 from kb.llm import ChatModel, LLMError
@@ -220,8 +221,10 @@ class Pipeline:
         return post_answer_hop(answer, snapshot.view, snapshot.catalog, sources, list(request.library_ids) or None)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
-        """The offline extractive answer."""
-        return self.offline.answer(question, sources, context)
+        """The offline extractive answer; a question about an attachment with no content gets that said instead."""
+        snapshot = self.read.current()
+        gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view)
+        return gap_answer(gaps) if gaps else self.offline.answer(question, sources, context)
 
     def _offline(self, question: str, sources, context: str, parts: list[str]) -> Iterator[Event]:
         text = self.offline_answer(question, sources, context)
