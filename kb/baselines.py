@@ -53,7 +53,7 @@ class NaivePipeline(Pipeline):
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The extractive answer alone: which attachments exist and hold content is the graph's knowledge."""
-        return self.offline.answer(question, sources, context)
+        return self.extract(question, sources, context)
 
 
 class KeywordPipeline(Pipeline):
@@ -68,7 +68,7 @@ class KeywordPipeline(Pipeline):
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline answer with its 相关附件 section as the workflow's model would write it."""
-        text = self.offline.answer(question, sources, context)  # no attachment-state check: that is the graph's
+        text = self.extract(question, sources, context)  # no attachment-state check: that is the graph's
         if ATTACHMENT_SECTION not in text:
             return text
         answer = text.split(ATTACHMENT_SECTION)[0].rstrip()

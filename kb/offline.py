@@ -5,7 +5,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from kb.attachments import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
@@ -16,8 +16,21 @@ from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
 MAX_SENTENCES = 4
-TITLE_CREDIT = 0.5  # share of credit for question words found only in the source's document/attachment title
+MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
+TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
+NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
+HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
+LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
+_MEASURES = "个名人位艘台辆架份次天日年月种类项条件部间处座只支套张本层级批家所户元倍米公里吨"
+# What a question asks for, from its question words.
+_LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别")
+_QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
+_NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
+_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+[{_MEASURES}]")
+ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+_SENTENCE_END = re.compile(r"[。！？；!?;]$")
+_RULE = re.compile(r":?-{2,}:?|")
 
 
 @dataclass(frozen=True)
@@ -25,6 +38,22 @@ class _Candidate:
     source: Source
     text: str
     coverage: float
+    position: int = 0  # order of the unit within its source
+    item: bool = False  # a list line or a table row rather than a sentence
+
+
+@dataclass(frozen=True)
+class Asks:
+    """What a question asks for: a quantity (a number answers it), a list, a name."""
+
+    quantity: bool
+    list: bool
+    name: bool
+
+
+def asks(question: str) -> Asks:
+    """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
+    return Asks(bool(_QUANTITY.search(question)), bool(_LIST.search(question)), bool(_NAME.search(question)))
 
 
 class ExtractiveAnswerer:
@@ -33,9 +62,13 @@ class ExtractiveAnswerer:
     name = "离线抽取模式（offline extractive）"
     offline = True
 
-    def answer(self, question: str, sources: Sequence[Source], context: str = "") -> str:
-        """An answer with [n] citations and a **相关附件** section, or NO_ANSWER."""
-        chosen = self.select(question, sources, context)
+    def answer(self, question: str, sources: Sequence[Source], context: str = "",
+               covers: Mapping[str, str] | None = None) -> str:
+        """An answer with [n] citations and a **相关附件** section, or NO_ANSWER.
+
+        `covers` maps a document id to its opening lines (its cover: title, issuer), what its sentences are about.
+        """
+        chosen = self.select(question, sources, context, covers)
         if not chosen:
             return f"{OFFLINE_LABEL}\n\n{NO_ANSWER}"
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
@@ -43,31 +76,39 @@ class ExtractiveAnswerer:
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
-    def select(self, question: str, sources: Sequence[Source], context: str = "") -> list[_Candidate]:
-        """The best sentences, best first; empty when none covers enough of the question."""
+    def select(self, question: str, sources: Sequence[Source], context: str = "",
+               covers: Mapping[str, str] | None = None) -> list[_Candidate]:
+        """The best sentences, best first (a list's items in their order); empty when none covers enough."""
         weights = Counter({t: 1.0 for t in tokenize(question)})
         for token in tokenize(context):
             weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
         if not weights or not sources:
             return []
-        sentences = [(s, text) for s in sources for text in _units(s.text) if text.strip() != s.doc_title]
-        token_sets = [set(tokenize(text)) for _, text in sentences]
-        # A sentence of a source is implicitly about its document and attachment: their title words half count.
-        titles = {s.n: set(tokenize(f"{s.doc_title} {s.title}")) for s in sources}
+        wants = asks(question)
+        units = [(s, i, text, item) for s in sources for i, (text, item) in enumerate(_units(s.text))
+                 if text.strip() != s.doc_title]
+        token_sets = [set(tokenize(text)) for _, _, text, _ in units]
+        about = _about(sources, covers or {})
         df = Counter(t for tokens in token_sets for t in tokens if t in weights)
-        n = len(sentences)
+        n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
         candidates = []
-        for (source, text), tokens in zip(sentences, token_sets):
+        for (source, position, text, item), tokens in zip(units, token_sets):
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
-            implied = sum(weights[t] * idf[t] for t in weights if t in titles[source.n] and t not in tokens) / total
+            implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
             coverage = own + TITLE_CREDIT * implied
-            if coverage >= MIN_COVERAGE and own > 0:
-                candidates.append(_Candidate(source, text, round(coverage, 6)))
-        candidates.sort(key=lambda c: (-c.coverage, c.source.n))
-        if not candidates:
+            if wants.quantity and not wants.list and not _NUMBER.search(text):
+                coverage *= NO_NUMBER
+            if text.lstrip().startswith("#") and not (wants.list or wants.name):
+                coverage *= HEADING
+            if own > 0:
+                candidates.append(_Candidate(source, text, round(coverage, 6), position, item))
+        candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
+        if not candidates or candidates[0].coverage < MIN_COVERAGE:
             return []
+        if wants.list and candidates[0].item:
+            return _list_items(candidates)
         best = candidates[0].coverage
         out: list[_Candidate] = []
         seen: set[str] = set()
@@ -76,16 +117,55 @@ class ExtractiveAnswerer:
             key = c.text.strip()
             # Quote one document, unless another matches (nearly) as well: two plans from one template
             # answer the same question with different facts.
-            floor = best * (0.75 if c.source.doc_id == home else 0.95)
+            floor = max(MIN_COVERAGE, best * (0.75 if c.source.doc_id == home else 0.95))
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
         return out
 
 
-def _units(text: str) -> list[str]:
-    """The answerable units of a source: sentences, and table rows read as 'column：value' with their header."""
-    units: list[str] = []
+def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
+    """The items of the best candidate's list (its source's list lines and rows that share a question word)."""
+    best = candidates[0]
+    floor = best.coverage * LIST_FLOOR
+    items = [c for c in candidates if c.source.n == best.source.n and c.item and c.coverage >= floor]
+    seen: set[str] = set()
+    out = []
+    for c in sorted(items, key=lambda c: c.position):
+        if c.text.strip() not in seen and len(out) < MAX_LIST_ITEMS:
+            seen.add(c.text.strip())
+            out.append(c)
+    return out
+
+
+def _about(sources: Sequence[Source], covers: Mapping[str, str]) -> dict[int, set[str]]:
+    """Per source, the words its sentences are implicitly about.
+
+    A sentence of a source is about its document (title, cover) and its attachment (label's title). An attachment
+    reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
+    """
+    about = {s.n: set(tokenize(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title}")) for s in sources}
+    for s in sources:
+        if s.label:
+            about[s.n] |= ATTACHED  # "预案里附了哪些…": any attachment is what is attached
+    for s in sources:
+        if not (s.prefetched and s.via):
+            continue
+        for other in sources:
+            if other.doc_id != s.doc_id or other.prefetched or s.via not in other.text:
+                continue
+            for text, _ in _units(other.text):
+                if s.via in text:
+                    about[s.n] |= set(tokenize(text))
+    return about
+
+
+def _units(text: str) -> list[tuple[str, bool]]:
+    """The answerable units of a source, each with whether it is an item (a list line, a table row) or a sentence.
+
+    Table rows are read as 'column：value' with their header row.
+    """
+    units: list[tuple[str, bool]] = []
     header: list[str] | None = None
     for line in text.split("\n"):
         stripped = line.strip()
@@ -93,16 +173,29 @@ def _units(text: str) -> list[str]:
             header = None
             continue
         if CELL_SEPARATOR in stripped:
-            cells = [c.strip() for c in stripped.split(CELL_SEPARATOR.strip())]
+            cells = _cells(stripped)
+            if all(_RULE.fullmatch(c) for c in cells):
+                continue  # a Markdown table's |---|---| line
             if header is None:
                 header = cells
                 continue
             if len(cells) == len(header):
-                units.append("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v))
+                units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), True))
                 continue
         header = None
-        units.extend(m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip())
+        sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
+        item = len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not stripped.startswith("#")
+        units.extend((sentence, item) for sentence in sentences)
     return units
+
+
+def _cells(row: str) -> list[str]:
+    cells = [c.strip() for c in row.split(CELL_SEPARATOR.strip())]
+    if row.startswith("|") and cells and not cells[0]:
+        cells = cells[1:]
+    if row.endswith("|") and cells and not cells[-1]:
+        cells = cells[:-1]
+    return cells
 
 
 def _attachments_used(chosen: Sequence[_Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:

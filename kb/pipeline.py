@@ -224,7 +224,13 @@ class Pipeline:
         """The offline extractive answer; a question about an attachment with no content gets that said instead."""
         snapshot = self.read.current()
         gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view)
-        return gap_answer(gaps) if gaps else self.offline.answer(question, sources, context)
+        return gap_answer(gaps) if gaps else self.extract(question, sources, context)
+
+    def extract(self, question: str, sources: list[Source], context: str) -> str:
+        """The offline extractive answer of every mode, each source's document read with its cover lines."""
+        view = self.read.current().view
+        covers = {doc_id: view.cover(doc_id) for doc_id in {s.doc_id for s in sources}}
+        return self.offline.answer(question, sources, context, covers)
 
     def _offline(self, question: str, sources, context: str, parts: list[str]) -> Iterator[Event]:
         text = self.offline_answer(question, sources, context)
