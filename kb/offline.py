@@ -11,7 +11,7 @@ from kb.attachments import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
 from kb.parsing import CELL_SEPARATOR
 from kb.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
-from kb.tokens import tokenize
+from kb.tokens import MEASURE_WORDS, tokenize
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -22,12 +22,11 @@ NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
-_MEASURES = "个名人位艘台辆架份次天日年月种类项条件部间处座只支套张本层级批家所户元倍米公里吨"
 # What a question asks for, from its question words.
 _LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别")
 _QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
 _NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
-_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+[{_MEASURES}]")
+_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _RULE = re.compile(r":?-{2,}:?|")
