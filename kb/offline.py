@@ -26,6 +26,13 @@ _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别")
 _QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
 _NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
+# A quantity question counts something: the words right after 多少名/几艘 (多少名在编医生), or right before a closing
+# 是多少/有多大 (累计降雨量是多少). A sentence that lacks them counts something else. Attribute words (尺寸, 数量)
+# are what the number itself expresses, so they need not appear.
+_COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
+_COUNTED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)")
+COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
+ATTRIBUTES = frozenset("尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
@@ -48,6 +55,18 @@ class Asks:
     quantity: bool
     list: bool
     name: bool
+
+
+def counted(question: str) -> set[str]:
+    """The words naming what a 多少/几 question counts (empty when it asks no count)."""
+    def nouns(text: str) -> list[str]:  # single characters are measure words and particles here
+        return [t for t in tokenize(text) if len(t) > 1 and t not in ATTRIBUTES]
+
+    after = _COUNTED_AFTER.search(question)
+    if after and (words := nouns(after.group("what"))):
+        return set(words[:COUNTED_WORDS])
+    before = _COUNTED_BEFORE.search(question)
+    return set(nouns(before.group("what"))[-COUNTED_WORDS:]) if before else set()
 
 
 def asks(question: str) -> Asks:
@@ -84,6 +103,7 @@ class ExtractiveAnswerer:
         if not weights or not sources:
             return []
         wants = asks(question)
+        needed = counted(question)
         units = [(s, i, text, item) for s in sources for i, (text, item) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
         token_sets = [set(tokenize(text)) for _, _, text, _ in units]
@@ -101,6 +121,8 @@ class ExtractiveAnswerer:
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
+            if needed - tokens - about[source.n]:
+                continue  # it counts something other than what the question counts
             if own > 0:
                 candidates.append(_Candidate(source, text, round(coverage, 6), position, item))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
