@@ -33,6 +33,8 @@ _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几)[{MEASURE_WORDS}]?(?P<what>
 _COUNTED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 ATTRIBUTES = frozenset("尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
+QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
+_LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
@@ -60,7 +62,7 @@ class Asks:
 def counted(question: str) -> set[str]:
     """The words naming what a 多少/几 question counts (empty when it asks no count)."""
     def nouns(text: str) -> list[str]:  # single characters are measure words and particles here
-        return [t for t in tokenize(text) if len(t) > 1 and t not in ATTRIBUTES]
+        return [t for t in tokenize(text) if len(t) > 1 and t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
 
     after = _COUNTED_AFTER.search(question)
     if after and (words := nouns(after.group("what"))):
@@ -108,6 +110,7 @@ class ExtractiveAnswerer:
                  if text.strip() != s.doc_title]
         token_sets = [set(tokenize(text)) for _, _, text, _ in units]
         about = _about(sources, covers or {})
+        titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         df = Counter(t for tokens in token_sets for t in tokens if t in weights)
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
@@ -121,6 +124,8 @@ class ExtractiveAnswerer:
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
+            if not (wants.list or wants.name) and _LIST_NUMBER.sub("", text).strip() in titles:
+                continue  # an attachment's title (a list of attachments) names the content, it is not the content
             if needed - tokens - about[source.n]:
                 continue  # it counts something other than what the question counts
             if own > 0:
