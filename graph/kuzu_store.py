@@ -45,10 +45,17 @@ class KuzuGraphStore:
             try:
                 for ddl in cypher.SCHEMA:
                     conn.execute(ddl)
+                columns = {row[0] for row in conn.execute(cypher.ATTACHMENT_COLUMNS).get_all()}
             except RuntimeError as exc:
                 raise GraphOpenError(f"Could not create the graph schema in {self.path}: {exc}") from exc
             finally:
                 conn.close()
+        if "omitted" not in columns:
+            self._db.close()
+            raise GraphOpenError(
+                f"The graph store in {self.path} was written by an older annex-rag (its attachments have no "
+                f"'omitted' column). Delete {self.path} and rebuild it from data/."
+            )
 
     def __enter__(self) -> KuzuGraphStore:
         return self

@@ -40,6 +40,8 @@ REFERENCES = (
 )
 
 SCHEMA: tuple[str, ...] = (LIBRARY, DOCUMENT, ATTACHMENT, CHUNK, HAS_DOCUMENT, HAS_ATTACHMENT, HAS_CHUNK, REFERENCES)
+# CREATE … IF NOT EXISTS keeps an older table as it was: a store written before a column was added lacks it.
+ATTACHMENT_COLUMNS = "CALL table_info('Attachment') RETURN name"
 
 # --- queries ------------------------------------------------------------
 

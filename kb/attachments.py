@@ -4,20 +4,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.labels import KIND, NUMBER, make_label
+from kb.labels import KIND, NUMBER, SPACE, make_label
 from kb.model import Attachment
 
 MAX_TITLE_CHARS = 60
+# A title read from the first sentence of the paragraph below a bare header is shorter than a full title line.
+MAX_SENTENCE_TITLE_CHARS = 40
 # Decoration around a header line: Markdown heading marks, bold, list bullets.
 _DECOR = r"[#*\s>]*"
 _SEPARATOR = r"(?:\**\s*[：:、.．\-－—–_]+\s*|\**\s+)"
-_HEADER = re.compile(rf"^{_DECOR}{KIND}\s*(?P<number>{NUMBER})(?:{_SEPARATOR}(?P<title>.*?))?[*\s]*$")
+_HEADER = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR}(?P<title>.*?))?[*\s]*$")
+# The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
+_UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:[：:]\s*(?P<title>.*?))?[*\s]*$")
 # Table-of-contents entry: a tab, dot leaders or a wide gap, then a page number.
 _TOC_TAIL = re.compile(r"(?:\t|[.·…]{2,}|\s{2,}|…)\s*\d+\s*$")
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
 _LIST_HEAD = re.compile(rf"^{_DECOR}{KIND}\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
 _SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
+# A label that starts an entry inside one line: at the line's start or after a space, then a space or colon.
+_INLINE_LABEL = re.compile(rf"(?:^{_DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:])")
+# "Content left out": the marker a document prints in place of an attachment it does not reproduce.
+OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略|从略)\s*$")
+# A sentence that opens like prose (本表由…填写。为规范…。) is not a title.
+_FIRST_SENTENCE = re.compile(
+    r"^(?!本|为|根据|依据|按照|依照|对|在|由|各|凡|如|若)(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS
+)
+_NO_TITLE = frozenset({"无", "略", "（略）", "见下表", "附后"})
 
 
 @dataclass(frozen=True)
@@ -36,6 +49,26 @@ class Split:
     listed_titles: dict[str, str]  # label → title named by an attachment list
 
 
+@dataclass(frozen=True)
+class _Header:
+    order: int  # line index; entries of one line keep their order by start
+    start: int
+    end: int  # end of the header text (line end, or the end of an inline entry)
+    kind: str
+    title: str
+    omitted: bool
+    inline: bool  # an entry sharing its line with others: the attachment ends where the next entry starts
+
+
+@dataclass(frozen=True)
+class _Entry:
+    kind: str
+    number: str
+    title: str
+    start: int
+    end: int
+
+
 def lines_of(text: str, base: int = 0) -> list[Line]:
     """Every line of text with its char span (offset by base)."""
     out, pos = [], 0
@@ -50,15 +83,25 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     end = len(text) if end is None else end
     lines = lines_of(text[start:end], start)
     structural: list[tuple[int, int]] = []
-    listed, list_spans = _attachment_lists(lines)
+    listed, list_spans, list_entries = _attachment_lists(lines)
     structural.extend(list_spans)
-    headers: dict[str, tuple[int, Line, str, str, str]] = {}
+    headers: dict[str, _Header] = {}
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
             continue
         if is_toc_line(line.text):
             structural.append((line.start, line.end))
+            continue
+        entries = _inline_entries(line)
+        if len(entries) > 1 or (entries and OMITTED.search(entries[0].title)):
+            structural.append((line.start, line.end))
+            if all(OMITTED.search(e.title) for e in entries):  # 附件一 …（略） 附件二 …（略）: named, left out
+                for e in entries:
+                    label = make_label(e.kind, e.number)
+                    headers[label] = _Header(i, e.start, e.end, e.kind, _omitted_title(e.title), True, True)
+            else:  # 附录A 标题 附录B 标题 …: the document's own list of its attachments
+                listed.update({make_label(e.kind, e.number): e.title for e in entries if _is_title(e.title)})
             continue
         match = _HEADER.match(line.text)
         if not match:
@@ -69,17 +112,28 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         kind, number = match.group("kind"), match.group("number")
         label = make_label(kind, number)
         if not title:
-            title = _title_below(lines, i) or listed.get(label, "")
+            earlier = headers[label].title if label in headers else ""  # a list or ToC line named it first
+            title = _title_below(lines, i) or listed.get(label, "") or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
-        headers[label] = (i, line, kind, number, title)
-    ordered = sorted(headers.items(), key=lambda item: item[1][0])
+        headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
+    for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
+        label = make_label(entry.kind, entry.number)
+        if label not in headers and OMITTED.search(entry.title):
+            headers[label] = _Header(n, entry.start, entry.end, entry.kind, _omitted_title(entry.title), True, True)
+    if not headers:
+        headers = _unnumbered(lines, in_list, listed, structural)
+    ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     attachments: list[Attachment] = []
-    for n, (label, (i, line, kind, number, title)) in enumerate(ordered):
-        stop = ordered[n + 1][1][1].start if n + 1 < len(ordered) else end
-        stop = start + len(text[start:stop].rstrip()) if stop > line.start else stop
-        stop = max(stop, line.end)
-        attachments.append(Attachment(label, kind, label[len(kind):], title, line.start, stop))
-        structural.append((line.start, line.end))
+    for n, (label, head) in enumerate(ordered):
+        stop = ordered[n + 1][1].start if n + 1 < len(ordered) else end
+        if head.inline:  # an entry on a shared line: it holds nothing past its line
+            stop = min(stop, lines[head.order].end)
+        stop = head.start + len(text[head.start : stop].rstrip())
+        stop = max(stop, head.end)
+        omitted = head.omitted or _content_omitted(text[head.end : stop])
+        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], head.title, head.start, stop, omitted))
+        if not head.inline:
+            structural.append((lines[head.order].start, lines[head.order].end))
     return Split(tuple(attachments), tuple(sorted(structural)), listed)
 
 
@@ -98,6 +152,61 @@ def _is_title(title: str) -> bool:
     return len(title) <= MAX_TITLE_CHARS and not _SENTENCE_PUNCT.search(title) and not title.startswith("|")
 
 
+def _unnumbered(
+    lines: list[Line], in_list: set[int], listed: dict[str, str], structural: list[tuple[int, int]]
+) -> dict[str, _Header]:
+    """A document without numbered attachments may have one labelled by its kind alone (附件：, then its title).
+
+    When the kind-alone line occurs twice (附件：矿产资源分类细目 … 附件 / 矿产资源分类细目), the first names the
+    attachment and the last begins it, as with a list before numbered headers."""
+    found: dict[str, _Header] = {}
+    for i, line in enumerate(lines):
+        match = None if line.start in in_list else _UNNUMBERED.match(line.text)
+        if not match:
+            continue
+        kind, title = match.group("kind"), (match.group("title") or "").strip()
+        if title and not _is_title(title) or title.startswith(("（", "(")):
+            continue  # 附件：（按顺序列明…） is a template line, not a header
+        title = title or _title_below(lines, i) or listed.get(kind, "")
+        if len(title) < 2 or title in _NO_TITLE or re.search(r"[：:]", title):  # 附件： / 抄送：… is a form field
+            continue  # the word on a line of its own with nothing it could be the header of, or 附件：无
+        if kind in found:
+            earlier = found[kind]
+            structural.append((lines[earlier.order].start, lines[earlier.order].end))
+            title = title or earlier.title
+        found[kind] = _Header(i, line.start, line.end, kind, title, False, False)
+    return found if len(found) == 1 else {}
+
+
+def _inline_entries(line: Line) -> list[_Entry]:
+    """The label-and-title entries of one line (附件一 甲（略） 附件二 乙（略）); [] unless it starts with a label."""
+    matches = list(_INLINE_LABEL.finditer(line.text))
+    if not matches or matches[0].start() != 0:
+        return []
+    entries = []
+    for n, match in enumerate(matches):
+        stop = matches[n + 1].start() if n + 1 < len(matches) else len(line.text)
+        segment = line.text[match.end() : stop]
+        title = segment.strip().lstrip("：: ").rstrip("* ").strip()
+        end = match.end() + len(segment.rstrip())
+        begin = match.start("kind")
+        entries.append(_Entry(match.group("kind"), match.group("number"), title, line.start + begin, line.start + end))
+    return entries
+
+
+def _omitted_title(raw: str) -> str:
+    """The title of an omitted entry: its items without the 略 marks; parts (一)(二) of one item read as one."""
+    items = [item.strip() for item in OMITTED.split(raw) if item.strip()]
+    stems = {re.sub(r"[（(][一二三四五六七八九十0-9]+[）)]$", "", item) for item in items}
+    return stems.pop() if len(stems) == 1 else " ".join(items)
+
+
+def _content_omitted(content: str) -> bool:
+    """Content that is nothing but a 略 mark, or a title line that ends in one."""
+    lines = [line.strip() for line in content.splitlines() if line.strip()]
+    return len(lines) == 1 and bool(OMITTED.fullmatch(lines[0]))
+
+
 def _title_below(lines: list[Line], i: int) -> str:
     """The title of a bare header line: the next non-empty line when it reads like a title."""
     for line in lines[i + 1 : i + 4]:
@@ -110,10 +219,22 @@ def _title_below(lines: list[Line], i: int) -> str:
     return ""
 
 
-def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int, int]]]:
-    """Titles named by lists like '附件：1、… 2、…'; returns label → title and the list's line spans."""
+def _first_sentence_below(lines: list[Line], i: int) -> str:
+    """A title written as the first sentence of the paragraph below (企业风险等级划分方法。通过定量分析…)."""
+    for line in lines[i + 1 : i + 4]:
+        candidate = line.text.strip().strip("#* ").strip()
+        if not candidate:
+            continue
+        match = _FIRST_SENTENCE.match(candidate)
+        return match.group("title").strip() if match and not _HEADER.match(line.text) else ""
+    return ""
+
+
+def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int, int]], list[tuple[int, _Entry]]]:
+    """Titles named by lists like '附件：1、… 2、…': label → title, the list's line spans, (line index, entry)."""
     titles: dict[str, str] = {}
     spans: list[tuple[int, int]] = []
+    listed: list[tuple[int, _Entry]] = []
     i = 0
     while i < len(lines):
         head = _LIST_HEAD.match(lines[i].text)
@@ -125,13 +246,13 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
         if rest and not first:
             i += 1  # "附件：（按顺序列明…）" is a template line, not a list
             continue
-        entries = [(lines[i], first)] if first else []
+        entries = [(i, lines[i], first, head.start("rest"))] if first else []
         j = i + 1
         while j < len(lines):
             text = lines[j].text
             entry = _LIST_ENTRY.match(text)
             if entry and _is_title(entry.group("title")):
-                entries.append((lines[j], entry))
+                entries.append((j, lines[j], entry, 0))
             elif text.strip():
                 break
             j += 1
@@ -139,8 +260,11 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
             i += 1
             continue
         spans.append((lines[i].start, lines[i].end))
-        for line, entry in entries:
-            titles[make_label(kind, entry.group("number"))] = entry.group("title").strip()
+        for n, line, entry, offset in entries:
+            title = entry.group("title").strip()
+            titles[make_label(kind, entry.group("number"))] = title
             spans.append((line.start, line.end))
+            begin = line.start + offset + entry.start("number")
+            listed.append((n, _Entry(kind, entry.group("number"), title, begin, line.end)))
         i = j
-    return titles, spans
+    return titles, spans, listed

@@ -59,7 +59,7 @@ def build_document(
         attachments.append(Attachment(extra.label, extra.kind, extra.label[len(extra.kind) :], title, start, end))
         first = split_attachments(text, start, start + len(extra.parsed.text))
         structural.extend(s for s in first.structural if s[0] == start)
-    references = extract_references(text, attachments, structural)
+    references = extract_references(text, attachments, structural, document_title=_title(main))
     chunks = chunk_document(doc_id, text, attachments, target, cap)
     all_tags = tuple(dict.fromkeys([*main.tags, *tags]))
     digest = hashlib.sha256("\x00".join([*(p.content_hash for p in parts), *all_tags]).encode("utf-8")).hexdigest()

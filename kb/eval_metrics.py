@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from kb.labels import parse_label
+from kb.labels import parse_label, parse_unnumbered_label
 
 KINDS = ("attachment", "body", "unanswerable")
 # How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
@@ -101,9 +101,11 @@ def parse_question(line: int, data: object) -> Question:
     attachments = _strings(data, "attachments")
     labels = []
     for written in attachments:
-        label = parse_label(written)
+        label = parse_label(written) or parse_unnumbered_label(written)  # 附件：<title> is the one unnumbered
         if label is None:
-            raise ValueError(f"attachment {written!r} does not start with a label such as 附件4, 附录B or 附表2")
+            raise ValueError(
+                f"attachment {written!r} does not start with a label such as 附件4, 附录B or 附表2 "
+                "(or 附件：<title> for a document's single unnumbered attachment)")
         labels.append(label)
     contains = _strings(data, "answer_contains")
     if kind == "attachment" and not labels:

@@ -1,53 +1,49 @@
-"""Attachment labels: kind (附件/附录/附表) + normalized number (附件一 → 附件1, 附件３－１ → 附件3-1, 附录ｂ → 附录B)."""
+"""Attachment labels: kind (附件/附录/附表) + normalized number (附件一 → 附件1, 附件３－１ → 附件3-1, 附录ｂ → 附录B).
+
+A document with one unnumbered attachment labels it by its kind alone (附件)."""
 from __future__ import annotations
 
 import re
 import unicodedata
 
+import cn2an
+
 KINDS = ("附件", "附录", "附表")
 KIND = r"(?P<kind>附件|附录|附表)"
-_CN_DIGITS = "零〇一二三四五六七八九两"
+# Inside a label only horizontal space may separate its parts: "改装附件" at a line's end and "4．调节" on the
+# next line are two things, not 附件4.
+SPACE = r"[ \t\u3000\xa0]*"
 _CN_NUM = r"[零〇一二两三四五六七八九十百]+"
 _DASH = r"[-－—–]"
 # Arabic (with an optional sub-number), Chinese numerals, or a single Latin letter.
-NUMBER = rf"(?:[0-9０-９]+(?:\s*{_DASH}\s*[0-9０-９]+)?(?![0-9０-９])|{_CN_NUM}(?!分)|[A-Za-zＡ-Ｚａ-ｚ](?![A-Za-zＡ-Ｚａ-ｚ]))"
-LABEL = re.compile(rf"{KIND}\s*(?P<number>{NUMBER})")
+NUMBER = (
+    rf"(?:[0-9０-９]+(?:{SPACE}{_DASH}{SPACE}[0-9０-９]+)?(?![0-9０-９])|{_CN_NUM}(?!分)"
+    rf"|[A-Za-zＡ-Ｚａ-ｚ](?![A-Za-zＡ-Ｚａ-ｚ]))"
+)
+LABEL = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})")
 
 
 def chinese_to_int(text: str) -> int:
-    """Convert a Chinese numeral below 1000 (十一, 二十三, 一百零五, 〇三) to an int."""
-    if all(c in _CN_DIGITS for c in text):
-        return int("".join(str(_digit(c)) for c in text))
-    total, current = 0, 0
-    for char in text:
-        if char == "百":
-            total += (current or 1) * 100
-            current = 0
-        elif char == "十":
-            total += (current or 1) * 10
-            current = 0
-        else:
-            current = _digit(char)
-    return total + current
-
-
-def _digit(char: str) -> int:
-    return {"零": 0, "〇": 0, "两": 2}.get(char, _CN_DIGITS.index(char) - 1 if char in _CN_DIGITS[2:] else 0)
+    """A Chinese numeral (十一, 二十三, 一百零五, 〇三) as an int."""
+    return int(cn2an.cn2an(text, "smart"))
 
 
 def normalize_number(raw: str) -> str:
-    """'一' → '1', '３－１' → '3-1', 'b' → 'B', '011' → '11'."""
+    """'一' → '1', '３－１' → '3-1', 'b' → 'B', '011' → '11'; '' stays '' (an unnumbered attachment)."""
     text = unicodedata.normalize("NFKC", raw).strip()
     text = re.sub(r"\s*[-－—–]\s*", "-", text)
     if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text):
         return "-".join(str(int(p)) for p in text.split("-"))
     if re.fullmatch(_CN_NUM, text):
-        return str(chinese_to_int(text))
+        try:
+            return str(chinese_to_int(text))
+        except ValueError:  # 十十 is not a numeral: keep it as written rather than guess
+            return text
     return text.upper()
 
 
 def make_label(kind: str, raw_number: str) -> str:
-    """The normalized label, e.g. make_label('附件', '十一') == '附件11'."""
+    """The normalized label, e.g. make_label('附件', '十一') == '附件11', make_label('附件', '') == '附件'."""
     return f"{kind}{normalize_number(raw_number)}"
 
 
@@ -55,3 +51,12 @@ def parse_label(text: str) -> str | None:
     """The normalized label at the start of a free-form label text ('附件4：应急物资清单' → '附件4'), or None."""
     match = LABEL.match(unicodedata.normalize("NFKC", text).strip())
     return make_label(match.group("kind"), match.group("number")) if match else None
+
+
+_KIND_ALONE = re.compile(rf"{KIND}\s*(?:[：:]|$)")
+
+
+def parse_unnumbered_label(text: str) -> str | None:
+    """The label of a single unnumbered attachment written as its kind alone ('附件：受理费表' → '附件'), or None."""
+    match = _KIND_ALONE.match(unicodedata.normalize("NFKC", text).strip())
+    return match.group("kind") if match else None

@@ -19,3 +19,23 @@ def test_omitted_survives_the_round_trip_and_shows_in_the_listing(tmp_path: Path
         store.upsert_documents([doc])
         assert store.load_document(doc.id) == doc
         assert [(a.label, a.omitted) for a in store.list_attachments()] == [("附件1", True), ("附件2", False)]
+
+
+def test_a_store_written_before_the_omitted_column_says_how_to_fix_it(tmp_path: Path):
+    import pytest
+
+    from graph.engine import load_engine
+    from graph.errors import GraphOpenError
+    from graph.kuzu_store import DB_FILE
+
+    kuzu = load_engine("kuzu")
+
+    (tmp_path / "graph").mkdir()
+    db = kuzu.Database(str(tmp_path / "graph" / DB_FILE))
+    conn = kuzu.Connection(db)
+    conn.execute("CREATE NODE TABLE Attachment(id STRING PRIMARY KEY, doc_id STRING, label STRING, kind STRING, "
+                 "number STRING, title STRING, char_start INT64, char_end INT64, pos INT64)")
+    conn.close()
+    db.close()
+    with pytest.raises(GraphOpenError, match="older annex-rag.*Delete .* and rebuild"):
+        KuzuGraphStore(tmp_path / "graph")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kb.documents import build_document
-from kb.model import ParsedFile
+from kb.model import Heading, ParsedFile
 
 TAIL = "".join(
     f"\n附件{n}：{t}\n{t}的内容。\n"
@@ -55,3 +55,87 @@ def test_header_and_list_lines_are_not_references():
     text = "正文。\n附件：1、名单\n2、物资\n附件1：名单\n甲。\n附件2：物资\n乙。\n"
     doc = build_document("t", ParsedFile("p.md", "p.md", text, "h"))
     assert doc.references == ()
+
+
+def _doc_refs(text: str) -> list[tuple[str, str | None, str]]:
+    doc = build_document("t", ParsedFile("p.md", "p.md", text, "h"))
+    return [(r.label, r.target, r.mention) for r in doc.references]
+
+
+UNNUMBERED = "\n附件：\n\n示范县防汛物资储备定额标准表\n\n编织袋 5000条\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [
+        ("物资按照物资储备定额标准表执行。", ["物资储备定额标准表"]),  # word-aligned tail, led by 按照
+        ("仓储数量在储备定额标准表规定的幅度内确定。", ["储备定额标准表"]),  # closed by 规定
+        ("依照示范县防汛物资储备定额标准表。", ["示范县防汛物资储备定额标准表"]),  # the whole title without 《》
+        ("按照标准表执行。", []),  # too short to be distinctive
+        ("储备定额标准表由县应急局修订。", []),  # no sentence points at a document here
+        ("仓储数量按省物资储备定额标准表的规定确定。", []),  # 省…标准表 is another document's name
+        ("物资储备要充足，按照定额执行。", []),
+        ("详见附件。", ["详见附件"]),  # the kind alone, in a document with one unnumbered attachment
+        ("压力容器安全附件每年检验。", []),
+    ],
+)
+def test_shortened_titles_and_the_bare_kind_name_the_single_attachment(body, mentions):
+    refs = _doc_refs("第一条 " + body + "\n" + UNNUMBERED)
+    assert refs == [("附件", "附件", m) for m in mentions]
+
+
+def test_a_tail_shared_by_two_titles_names_neither():
+    text = ("第一条 按照物资储备标准表执行。\n附件1：县级物资储备标准表\n甲。\n附件2：乡级物资储备标准表\n乙。\n")
+    assert _doc_refs(text) == []
+
+
+def test_an_alias_defined_after_a_reference_names_that_attachment_from_then_on():
+    text = ("第一条 重点单位见本预案附件3《重点防护单位名录》（以下简称《名录》）。\n"
+            "第二条 《名录》所列单位每年检查一次。\n第三条 园区（以下简称“园区”）内的“园区”道路。\n"
+            "第四条 物资（以下简称“物资表”）。\n附件3：重点防护单位名录\n甲。\n")
+    assert _doc_refs(text) == [("附件3", "附件3", "附件3"), ("附件3", "附件3", "《重点防护单位名录》"),
+                               ("附件3", "附件3", "《名录》")]
+
+
+def test_an_alias_for_a_numbered_mention_and_a_bare_alias():
+    text = ("第一条 应急物资见附件2（以下简称物资储备清单），物资储备清单每年更新。\n"
+            "第二条 队伍见附件1（以下简称队伍），队伍每年演练。\n附件1：队伍名单\n甲。\n附件2：物资\n乙。\n")
+    assert _doc_refs(text) == [("附件2", "附件2", "见附件2"), ("附件2", "附件2", "物资储备清单"),
+                               ("附件1", "附件1", "见附件1")]
+
+
+def test_a_label_never_spans_a_line_break():
+    text = "第一条 设备的成套附件及其改装附件\n4．调节装置。\n附件4：设备清单\n甲。\n"
+    assert _doc_refs(text) == []
+    assert _doc_refs("第一条 详见附件\n4。\n附件4：设备清单\n甲。\n") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "labels"),
+    [
+        # a label right after a cited standard is that standard's
+        ("消防用水量按《建筑设计防火规范》（GB 50016-2014）附录B确定。", []),
+        ("消防用水量按《建筑设计防火规范》的附录B确定。", []),
+        ("消防用水量按照该标准附录B确定。", []),
+        # a cited clause opens a quoted passage: its labels are the standard's up to the paragraph's end
+        ("事故池按照《水体污染防控技术要求》（Q/SY 1190-2013）5.4.2计算：\nV总=(V1+V2-V3)max+V4+V5，"
+         "V2为消防水量；\n容积按附录B确定。", []),
+        # the document's own again: after the sentence ends, a new paragraph, or 本预案
+        ("依据《危险化学品重大危险源辨识》（GB 18218-2018）辨识。重大危险源清单见附录B。", ["附录B"]),
+        ("依据《危险化学品重大危险源辨识》（GB 18218-2018），重大危险源清单见附录B。", ["附录B"]),
+        ("按照《水体污染防控技术要求》（Q/SY 1190-2013）5.4.2计算。\n\n风险物质见附录B。", ["附录B"]),
+        ("按照《水体污染防控技术要求》5.4.2计算，本预案附录B列出风险物质。", ["附录B"]),
+        ("依照《中华人民共和国安全生产法》，填写附录B。", ["附录B"]),
+    ],
+)
+def test_labels_quoted_from_a_cited_document_are_not_references(body, labels):
+    assert _refs(body) == [(label, label) for label in labels]
+
+
+def test_the_documents_own_title_in_book_marks_is_not_a_cited_document():
+    text = ("# 企业风险评估指南（试行）\n\n第一条 风险物质见《企业风险评估指南》附录B。\n"
+            "第二条 消防水量按《建筑设计防火规范》附录B确定。\n\n## 附录B\n\n风险物质临界量清单\n氯 5吨\n")
+    doc = build_document("t", ParsedFile("指南.md", "指南.md", text, "h", headings=(Heading(1, 0, 15),)))
+    assert doc.title == "企业风险评估指南（试行）"
+    assert [(r.label, r.target, r.mention) for r in doc.references] == [("附录B", "附录B", "附录B")]
+    assert doc.references[0].start == text.index("附录B。")

@@ -96,3 +96,89 @@ def test_chunks_are_exact_spans_that_never_cross_an_attachment(name):
         else:
             assert all(chunk.end <= a.start or chunk.start >= a.end for a in doc.attachments)
     assert len({c.id for c in doc.chunks}) == len(doc.chunks)
+
+
+def _body_links(doc) -> list[tuple[str, str | None, str]]:
+    return [(r.label, r.target, r.mention) for r in doc.references]
+
+
+def test_arbitration_fees_one_unnumbered_attachment_named_by_a_shortened_title():
+    doc = _doc("zh_reg_zhongcai_shoufei_banfa_1995.md")
+    assert _attachments(doc) == [("附件", "仲裁委员会仲裁案件受理费表")]
+    att = doc.attachments[0]
+    assert (att.kind, att.number, att.omitted) == ("附件", "", False)
+    assert doc.text[att.start : att.end].startswith("附件：\n\n仲裁委员会仲裁案件受理费表\n")
+    assert "40－100元" in doc.text[att.start : att.end]
+    # 按照仲裁案件受理费表的规定 (twice) and 在仲裁案件受理费表规定的幅度内: the title without 《》, shortened
+    assert _body_links(doc) == [("附件", "附件", "仲裁案件受理费表")] * 3
+    assert all(r.source == "" for r in doc.references)
+
+
+def test_mineral_rules_list_line_then_bare_kind_header_and_title_line():
+    doc = _doc("zh_reg_kuangchan_ziyuan_shishi_xize_1994.md")
+    assert _attachments(doc) == [("附件", "矿产资源分类细目")]
+    att = doc.attachments[0]
+    # "附件：矿产资源分类细目" names it; the bare "附件" line below begins it
+    assert att.start > doc.text.index("附件：矿产资源分类细目")
+    assert doc.text[att.start : att.end].startswith("附件\n\n矿产资源分类细目\n\n(一)能源矿产")
+    assert _body_links(doc) == [("附件", "附件", "《矿产资源分类细目》")]
+
+
+def test_missile_regulations_alias_and_the_accessory_trap():
+    doc = _doc("zh_reg_daodan_chukou_guanzhi_tiaoli_2002.md")
+    title = "导弹及相关物项和技术出口管制清单"
+    assert _attachments(doc) == [("附件", title)]
+    att = doc.attachments[0]
+    inside = doc.text[att.start : att.end]
+    assert "## 一、前言" in inside and "## 九、生产设备和生产技术" in inside and att.end == len(doc.text.rstrip())
+    body = doc.text[: att.start]
+    uses = body.count("《管制清单》") - 1  # the definition (以下简称《管制清单》) is not a use
+    assert _body_links(doc) == [("附件", "附件", f"《{title}》")] + [("附件", "附件", "《管制清单》")] * uses
+    assert uses == 8
+    # 成套附件及其改装附件 / (line break) 4．… is "accessory", not 附件4
+    assert "成套附件及其改装附件\n" in inside
+    assert doc.dangling == ()
+
+
+def test_flight_rules_three_omitted_attachments_on_one_line_are_not_dangling():
+    doc = _doc("zh_reg_feixing_jiben_guize_omitted_annexes.md")
+    assert _attachments(doc) == [
+        ("附件1", "辅助指挥、联络的符号和信号"),
+        ("附件2", "飞行高度层配备标准示意图"),
+        ("附件3", "拦截航空器和被拦截航空器的动作信号"),
+    ]
+    assert all(a.omitted for a in doc.attachments)
+    a1, a2, a3 = doc.attachments
+    line_start = doc.text.index("附件一 辅助指挥")
+    assert doc.text[a1.start : a1.end] == "附件一 辅助指挥、联络的符号和信号（一）（略） 辅助指挥、联络的符号和信号（二）（略）"
+    assert doc.text[a2.start : a2.end] == "附件二 飞行高度层配备标准示意图（略）"
+    assert doc.text[a3.start : a3.end] == "附件三 拦截航空器和被拦截航空器的动作信号（略）"
+    assert a1.start == line_start and a1.end < a2.start < a2.end < a3.start
+    assert _links(doc) == [("body", "附件1", "附件1"), ("body", "附件2", "附件2"), ("body", "附件1", "附件1"),
+                           ("body", "附件3", "附件3")]
+    assert doc.dangling == ()
+
+
+def test_stamp_tax_empty_unnumbered_table_still_exists_with_its_title():
+    doc = _doc("zh_reg_yinhuashui_zanxing_tiaoli_empty_table.md")
+    assert _attachments(doc) == [("附件", "印花税税目税率表")]
+    att = doc.attachments[0]
+    assert doc.text[att.start : att.end] == "附件：\n\n印花税税目税率表\n\n续表"
+    assert not att.omitted  # lost, not left out on purpose
+    assert _body_links(doc) == [("附件", "附件", "《印花税税目税率表》")]
+
+
+def test_every_development_question_names_an_attachment_the_splitter_finds_with_that_title():
+    from kb.eval_metrics import load_questions
+
+    questions, problems = load_questions(SHARED_CORPUS / "questions.jsonl")
+    assert problems == [] and len(questions) == 35
+    checked = 0
+    for q in questions:
+        doc = _doc(q.doc) if q.doc else None
+        for written, label in zip(q.attachments, q.labels):
+            att = doc.attachment(label)
+            assert att is not None, (q.line, written)
+            assert att.title == written.split("：", 1)[1], (q.line, written)
+            checked += 1
+    assert checked == 26

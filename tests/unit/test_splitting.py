@@ -1,6 +1,8 @@
 """Attachment splitting on the header forms real documents use."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kb.attachments import split_attachments
@@ -82,3 +84,86 @@ def test_label_normalization(kind, number, label):
 )
 def test_parse_label_of_free_text(text, label):
     assert parse_label(text) == label
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "附件：\n\n县级防汛物资储备定额表\n\n编织袋 5000条\n",  # kind and colon, title on the next line
+        "附件：县级防汛物资储备定额表\n\n附件\n\n县级防汛物资储备定额表\n\n编织袋 5000条\n",  # named, then begun
+        "## 附件：县级防汛物资储备定额表\n\n## 一、总则\n编织袋 5000条\n## 二、仓储\n",  # title inline, ## sections
+    ],
+)
+def test_a_single_unnumbered_attachment_is_labelled_by_its_kind(tail):
+    text = BODY + tail
+    split = split_attachments(text)
+    assert [(a.label, a.kind, a.number, a.title) for a in split.attachments] == [("附件", "附件", "", "县级防汛物资储备定额表")]
+    att = split.attachments[0]
+    assert text[att.start : att.end].rstrip().endswith(tail.rstrip().splitlines()[-1])
+    header = [m.start() for m in re.finditer(r"^(?:## )?附件(?:：.*)?$", text, re.M)][-1]
+    assert att.start == header  # the last kind-alone line begins it; an earlier one only named it
+
+
+def test_the_kind_alone_is_no_header_when_numbered_attachments_exist_or_nothing_follows():
+    numbered = BODY + "附件：\n1.名单\n2.物资\n附件1：名单\n甲。\n附件2：物资\n乙。\n附件：（按顺序列明附件名称）\n"
+    assert _found(numbered) == [("附件1", "名单"), ("附件2", "物资")]
+    assert _found(BODY + "附件\n") == []
+    assert _found(BODY + "附件：（按顺序列明附件名称及件数）\n") == []
+    assert _found(BODY + "附件：按照规定报送，不得迟报。\n") == []
+
+
+def test_omitted_attachments_on_one_line_each_keep_a_title_and_the_mark():
+    text = BODY + "附录一 值班记录表（略） 附录二 交接班记录表（一）（略） 交接班记录表（二）（略）\n"
+    split = split_attachments(text)
+    assert [(a.label, a.title, a.omitted) for a in split.attachments] == [
+        ("附录1", "值班记录表", True), ("附录2", "交接班记录表", True)]
+    first, second = split.attachments
+    assert text[first.start : first.end] == "附录一 值班记录表（略）"
+    assert text[second.start : second.end] == "附录二 交接班记录表（一）（略） 交接班记录表（二）（略）"
+
+
+def test_an_attachment_whose_content_is_only_a_lue_mark_is_omitted_an_empty_one_is_not():
+    text = BODY + "附件1：值班表\n（略）\n附件2：通讯录\n\n附件3：物资表（略）\n"
+    assert [(a.label, a.title, a.omitted) for a in split_attachments(text).attachments] == [
+        ("附件1", "值班表", True), ("附件2", "通讯录", False), ("附件3", "物资表", True)]
+
+
+def test_a_bare_header_takes_its_title_from_the_documents_one_line_list_or_the_first_sentence_below():
+    listed = ("目次\n附录A 风险等级划分方法 附录B 风险物质临界量清单 附录C 现场调查表\n" + BODY
+              + "## 附录A\n\n风险等级划分方法。通过定量分析确定等级。\n## 附录B\n\n| 物质 | 临界量 |\n")
+    split = split_attachments(listed)
+    assert [(a.label, a.title) for a in split.attachments] == [("附录A", "风险等级划分方法"), ("附录B", "风险物质临界量清单")]
+    assert split.listed_titles["附录C"] == "现场调查表"
+    unlisted = BODY + "## 附录A\n\n风险等级划分方法。通过定量分析确定等级，分为三级。\n"
+    assert _found(unlisted) == [("附录A", "风险等级划分方法")]
+    prose = BODY + "## 附录A\n\n为规范风险评估工作，制定本方法。\n"
+    assert _found(prose) == [("附录A", "")]
+
+
+@pytest.mark.parametrize(("number", "label"), [("一百零五", "附件105"), ("〇三", "附件3"), ("两", "附件2"), ("十十", "附件十十")])
+def test_chinese_numerals_read_by_cn2an(number, label):
+    assert make_label("附件", number) == label
+
+
+def test_a_list_without_headers_or_an_empty_note_makes_no_unnumbered_attachment():
+    assert _found(BODY + "附件：1、值班表\n2、通讯录\n") == []
+    assert _found(BODY + "附件：\n1.值班表\n2.通讯录\n\n县应急局\n2024年1月1日\n") == []
+    assert _found(BODY + "附件：无\n") == []
+    assert _found(BODY + "附件：\n\n抄送：县应急管理局\n") == []  # a form's fields, not an attachment
+    assert _found(BODY + "## 附录A\n\n本表由办公室填写。\n") == [("附录A", "")]
+
+
+def test_a_bare_header_keeps_the_title_an_earlier_line_gave_the_same_label():
+    text = "附录A 风险等级划分方法\n附录B 风险物质临界量清单\n" + BODY + "## 附录A\n\n| 等级 | 分值 |\n## 附录B\n\n| 物质 | 临界量 |\n"
+    split = split_attachments(text)
+    assert [(a.label, a.title) for a in split.attachments] == [("附录A", "风险等级划分方法"), ("附录B", "风险物质临界量清单")]
+    assert split.attachments[0].start == text.index("## 附录A")
+
+
+def test_list_entries_marked_lue_are_omitted_attachments():
+    text = BODY + "附件：1．值班记录表（略）\n2．交接班记录表（略）\n\n示范县应急管理局\n2024年1月1日\n"
+    split = split_attachments(text)
+    assert [(a.label, a.title, a.omitted) for a in split.attachments] == [
+        ("附件1", "值班记录表", True), ("附件2", "交接班记录表", True)]
+    assert text[split.attachments[0].start : split.attachments[0].end] == "1．值班记录表（略）"
+    assert text[split.attachments[1].start : split.attachments[1].end] == "2．交接班记录表（略）"

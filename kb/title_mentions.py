@@ -1,0 +1,107 @@
+"""Attachments named without their label: by an alias the document defines, or by a shortened title without 《》."""
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from typing import Iterator, Sequence
+
+import jieba
+
+from kb.model import Attachment, Reference
+
+jieba.setLogLevel(logging.WARNING)
+
+# （以下简称《管制清单》） / (以下简称“物资表”) / （以下称清单表）, right after the mention it names.
+_ALIAS = re.compile(
+    r"\s{0,2}[（(]\s*以下(?:简称|称)\s*(?:(?P<book>《[^《》\n]{1,30}》)|(?P<quoted>[“\"][^“”\"\n]{1,30}[”\"])"
+    r"|(?P<bare>[^（）()，,。；;\n“”\"《》]{2,30}))\s*[）)]"
+)
+MIN_BARE_ALIAS = 4  # a bare alias of 2–3 chars (清单, 该表) is an ordinary word elsewhere in the text
+# A shortened title counts only where the sentence points at a document: before it, or after it.
+_LEAD = re.compile(r"(?:按照|依照|依据|根据|参照|对照|按|见|详见|参见|填写|填报|执行|列入|适用|所附|附)$")
+_TAIL = re.compile(r"^(?:的规定|规定|所列|所附|执行|确定|计算|填写|填报|的标准|标准)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_PREPOSITIONS = frozenset("在按依照据于与和及将把对由从经")
+MIN_SUFFIX_CHARS = 5
+MIN_SUFFIX_WORDS = 2
+_FUNCTION_WORDS = frozenset("的 和 及 与 或 、 之 等 以及".split())
+
+
+def alias_references(text: str, found: Sequence[Reference], start: int = 0) -> Iterator[tuple[str, int, int]]:
+    """(label, start, end) of each later use of an alias defined right after a resolved mention."""
+    for ref in found:
+        if ref.target is None:
+            continue
+        match = _ALIAS.match(text, ref.end)
+        if not match:
+            continue
+        for begin, stop in _alias_uses(text, match):
+            if begin >= max(start, match.end()):
+                yield ref.target, begin, stop
+
+
+def _alias_uses(text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+    if match.group("book"):
+        pattern = re.escape(match.group("book"))
+    elif match.group("quoted"):
+        name = match.group("quoted")[1:-1]
+        pattern = rf"[“\"《]{re.escape(name)}[”\"》]"
+    else:
+        name = match.group("bare").strip()
+        if len(name) < MIN_BARE_ALIAS:
+            return
+        pattern = rf"《{re.escape(name)}》|{re.escape(name)}"
+    for use in re.compile(pattern).finditer(text, match.end()):
+        yield use.start(), use.end()
+
+
+def shortened_title_references(text: str, attachments: Sequence[Attachment]) -> Iterator[tuple[str, int, int]]:
+    """(label, start, end) of each title, or distinctive word-aligned tail of one, written without 《》.
+
+    按照仲裁案件受理费表的规定 names the attachment 仲裁委员会仲裁案件受理费表: the tail must be at least
+    MIN_SUFFIX_CHARS long and MIN_SUFFIX_WORDS words, start on a word, belong to one attachment only, and stand
+    where a sentence points at a document (按照… / …的规定)."""
+    titled = [a for a in attachments if len(_norm(a.title)) >= MIN_SUFFIX_CHARS]
+    tails: dict[str, set[str]] = {}
+    for att in titled:
+        for tail in _word_tails(_norm(att.title)):
+            tails.setdefault(tail, set()).add(att.label)
+    for att in titled:
+        title = _norm(att.title)
+        taken: list[tuple[int, int]] = []
+        for tail in sorted((t for t in _word_tails(title) if len(tails[t]) == 1), key=len, reverse=True):
+            if any(tail != _norm(o.title) and _norm(o.title).endswith(tail) for o in attachments if o is not att):
+                continue
+            for use in re.finditer(re.escape(tail), text):
+                inside = any(s <= use.start() < e for s, e in taken)  # a shorter tail inside a longer one
+                if not inside and _points_at(text, use.start(), use.end()):
+                    taken.append((use.start(), use.end()))
+                    yield att.label, use.start(), use.end()
+
+
+def _word_tails(title: str) -> list[str]:
+    """The title and its tails that start on a word boundary, long enough to be distinctive."""
+    words = jieba.lcut(title)
+    out = []
+    for i in range(len(words)):
+        tail = "".join(words[i:])
+        if words[i] in _FUNCTION_WORDS or len(tail) < MIN_SUFFIX_CHARS or len(words) - i < MIN_SUFFIX_WORDS:
+            continue
+        out.append(tail)
+    return out
+
+
+def _points_at(text: str, start: int, end: int) -> bool:
+    if text[start - 1 : start] in "《“\"" and start > 0:
+        return False  # a 《…》 or quoted title is the title reference's, not a shortened one
+    if _LEAD.search(text[max(0, start - 4) : start]):
+        return True
+    # Closed by …的规定, the tail must also begin the name: 县突发事件应急预案的规定 names another plan.
+    before = text[start - 1 : start] if start > 0 else ""
+    begins = not _CJK.match(before) or before in _PREPOSITIONS
+    return begins and bool(_TAIL.match(text[end : end + 4]))
+
+
+def _norm(title: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", title))
