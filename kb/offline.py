@@ -23,7 +23,7 @@ HEADING = 0.5  # a heading names a topic; it answers only a question that asks f
 LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 # What a question asks for, from its question words.
-_LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别")
+_LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
 _QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
 _NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
 # A quantity question counts something: the words right after 多少名/几艘 (多少名在编医生), or right before a closing
@@ -37,6 +37,9 @@ QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a meas
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+_QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
+QUOTED_WEIGHT = 2.0
+_INTRODUCES = re.compile(r"[：:]\s*$")
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _RULE = re.compile(r":?-{2,}:?|")
 
@@ -83,10 +86,11 @@ class ExtractiveAnswerer:
     offline = True
 
     def answer(self, question: str, sources: Sequence[Source], context: str = "",
-               covers: Mapping[str, str] | None = None) -> str:
+               covers: Mapping[str | tuple[str, str], str] | None = None) -> str:
         """An answer with [n] citations and a **相关附件** section, or NO_ANSWER.
 
-        `covers` maps a document id to its opening lines (its cover: title, issuer), what its sentences are about.
+        `covers` maps a document id to its opening lines (its cover: title, issuer), and a (document id, label) to
+        that attachment's title: what their sentences are about.
         """
         chosen = self.select(question, sources, context, covers)
         if not chosen:
@@ -97,9 +101,12 @@ class ExtractiveAnswerer:
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
-               covers: Mapping[str, str] | None = None) -> list[_Candidate]:
+               covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
         """The best sentences, best first (a list's items in their order); empty when none covers enough."""
         weights = Counter({t: 1.0 for t in tokenize(question)})
+        for quoted in _QUOTED.findall(question):
+            for t in tokenize(quoted):
+                weights[t] = QUOTED_WEIGHT  # “生产”: the term the question is about, in the document's own words
         for token in tokenize(context):
             weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
         if not weights or not sources:
@@ -135,6 +142,8 @@ class ExtractiveAnswerer:
             return []
         if wants.list and candidates[0].item:
             return _list_items(candidates)
+        if wants.list and _INTRODUCES.search(candidates[0].text):
+            return _introduced(candidates[0])
         best = candidates[0].coverage
         out: list[_Candidate] = []
         seen: set[str] = set()
@@ -148,6 +157,16 @@ class ExtractiveAnswerer:
                 seen.add(key)
                 out.append(c)
         return out
+
+
+def _introduced(intro: _Candidate) -> list[_Candidate]:
+    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
+    out = [intro]
+    for text, item in _units(intro.source.text)[intro.position + 1 :]:
+        if not item or len(out) > MAX_LIST_ITEMS:
+            break
+        out.append(_Candidate(intro.source, text, intro.coverage, intro.position + len(out), True))
+    return out
 
 
 def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
@@ -164,13 +183,16 @@ def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
     return out
 
 
-def _about(sources: Sequence[Source], covers: Mapping[str, str]) -> dict[int, set[str]]:
+def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
     """Per source, the words its sentences are implicitly about.
 
     A sentence of a source is about its document (title, cover) and its attachment (label's title). An attachment
     reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
     """
-    about = {s.n: set(tokenize(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title}")) for s in sources}
+    about = {
+        s.n: set(tokenize(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
+        for s in sources
+    }
     for s in sources:
         if s.label:
             about[s.n] |= ATTACHED  # "预案里附了哪些…": any attachment is what is attached

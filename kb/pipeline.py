@@ -227,9 +227,13 @@ class Pipeline:
         return gap_answer(gaps) if gaps else self.extract(question, sources, context)
 
     def extract(self, question: str, sources: list[Source], context: str) -> str:
-        """The offline extractive answer of every mode, each source's document read with its cover lines."""
-        view = self.read.current().view
-        covers = {doc_id: view.cover(doc_id) for doc_id in {s.doc_id for s in sources}}
+        """The offline extractive answer of every mode; each source is read with its document's cover lines and its
+        attachment's title."""
+        snapshot = self.read.current()
+        covers: dict[str | tuple[str, str], str] = {d: snapshot.view.cover(d) for d in {s.doc_id for s in sources}}
+        for s in sources:
+            info = snapshot.catalog.get(s.doc_id, s.label) if s.label else None
+            covers[(s.doc_id, s.label)] = info.title if info else ""
         return self.offline.answer(question, sources, context, covers)
 
     def _offline(self, question: str, sources, context: str, parts: list[str]) -> Iterator[Event]:
