@@ -26,12 +26,14 @@ _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
 _QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
 _NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
-# A quantity question counts something: the words right after 多少名/几艘 (多少名在编医生), or right before a closing
-# 是多少/有多大 (累计降雨量是多少). A sentence that lacks them counts something else. Attribute words (尺寸, 数量)
+# A quantity or list question asks for something: the words right after 多少名/几艘/哪些 (多少名在编医生, 哪些外部救援
+# 电话), or right before a closing 是多少/有多大 (累计降雨量是多少). A sentence that lacks them (in its own words or in
+# what its source is about) speaks of something else. Attribute words (尺寸, 数量)
 # are what the number itself expresses, so they need not appear.
-_COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
+_COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
 _COUNTED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
+_CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset("尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
@@ -39,6 +41,11 @@ _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
+FOCUS_WEIGHT = 2.0
+QUOTED_MATCH = 1.25
+_DIGIT = re.compile(r"[0-9０-９]")
+_SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
+MAX_PLAIN_COLUMNS = 6
 _INTRODUCES = re.compile(r"[：:]\s*$")
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _RULE = re.compile(r":?-{2,}:?|")
@@ -51,6 +58,7 @@ class _Candidate:
     coverage: float
     position: int = 0  # order of the unit within its source
     item: bool = False  # a list line or a table row rather than a sentence
+    focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
 
 
 @dataclass(frozen=True)
@@ -62,16 +70,20 @@ class Asks:
     name: bool
 
 
-def counted(question: str) -> set[str]:
-    """The words naming what a 多少/几 question counts (empty when it asks no count)."""
+def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
+    """What a 多少/几/哪些 question asks for: per alternative (平面图和疏散图), the words a sentence must hold (its
+    first two nouns); and all those nouns, which weigh more than the rest of the question. Empty when it asks for
+    no count or list."""
     def nouns(text: str) -> list[str]:  # single characters are measure words and particles here
         return [t for t in tokenize(text) if len(t) > 1 and t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
 
     after = _COUNTED_AFTER.search(question)
-    if after and (words := nouns(after.group("what"))):
-        return set(words[:COUNTED_WORDS])
+    if after and nouns(after.group("what")):
+        alternatives = [words for part in _CONJUNCTION.split(after.group("what")) if (words := nouns(part))]
+        return [set(w[:COUNTED_WORDS]) for w in alternatives], {t for w in alternatives for t in w}
     before = _COUNTED_BEFORE.search(question)
-    return set(nouns(before.group("what"))[-COUNTED_WORDS:]) if before else set()
+    words = nouns(before.group("what"))[-COUNTED_WORDS:] if before else []
+    return ([set(words)] if words else []), set(words)
 
 
 def asks(question: str) -> Asks:
@@ -104,21 +116,28 @@ class ExtractiveAnswerer:
                covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
         """The best sentences, best first (a list's items in their order); empty when none covers enough."""
         weights = Counter({t: 1.0 for t in tokenize(question)})
-        for quoted in _QUOTED.findall(question):
-            for t in tokenize(quoted):
+        quoted = _QUOTED.findall(question)
+        for term in quoted:
+            for t in tokenize(term):
                 weights[t] = QUOTED_WEIGHT  # “生产”: the term the question is about, in the document's own words
         for token in tokenize(context):
             weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
         if not weights or not sources:
             return []
         wants = asks(question)
-        needed = counted(question)
+        needed, focus = asked_for(question)
+        for t in focus:
+            weights[t] = max(weights[t], FOCUS_WEIGHT)
         units = [(s, i, text, item) for s in sources for i, (text, item) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
         token_sets = [set(tokenize(text)) for _, _, text, _ in units]
+        # A table's column names are written once, in its header: counted in every row they would look common
+        # and weigh nothing, and "哪些…电话" would never find the 电话 column.
+        counted_sets = [set(tokenize(_values(text))) if item else tokens
+                        for (_, _, text, item), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
-        df = Counter(t for tokens in token_sets for t in tokens if t in weights)
+        df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
@@ -127,16 +146,18 @@ class ExtractiveAnswerer:
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
             coverage = own + TITLE_CREDIT * implied
+            if any(_quotes(term, text) for term in quoted):
+                coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
             if wants.quantity and not wants.list and not _NUMBER.search(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
             if not (wants.list or wants.name) and _LIST_NUMBER.sub("", text).strip() in titles:
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
-            if needed - tokens - about[source.n]:
-                continue  # it counts something other than what the question counts
+            if needed and not any(n <= tokens | about[source.n] for n in needed):
+                continue  # it speaks of something other than what the question asks for
             if own > 0:
-                candidates.append(_Candidate(source, text, round(coverage, 6), position, item))
+                candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens)))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             return []
@@ -170,17 +191,19 @@ def _introduced(intro: _Candidate) -> list[_Candidate]:
 
 
 def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
-    """The items of the best candidate's list (its source's list lines and rows that share a question word)."""
+    """The items of the best candidate's list: its source's list lines and rows that name what the question asks
+    for, or, when the question names nothing, that match it nearly as well."""
     best = candidates[0]
     floor = best.coverage * LIST_FLOOR
-    items = [c for c in candidates if c.source.n == best.source.n and c.item and c.coverage >= floor]
+    items = [c for c in candidates if c.source.n == best.source.n and c.item
+             and (c.focused if best.focused else c.coverage >= floor)]
     seen: set[str] = set()
     out = []
-    for c in sorted(items, key=lambda c: c.position):
+    for c in items:  # best first; a list longer than MAX_LIST_ITEMS keeps its best items, in their order
         if c.text.strip() not in seen and len(out) < MAX_LIST_ITEMS:
             seen.add(c.text.strip())
             out.append(c)
-    return out
+    return sorted(out, key=lambda c: c.position)
 
 
 def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
@@ -215,6 +238,7 @@ def _units(text: str) -> list[tuple[str, bool]]:
     """
     units: list[tuple[str, bool]] = []
     header: list[str] | None = None
+    plain: list[str] | None = None
     for line in text.split("\n"):
         stripped = line.strip()
         if not stripped or is_toc_line(line) or is_header_line(stripped):
@@ -231,10 +255,32 @@ def _units(text: str) -> list[tuple[str, bool]]:
                 units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), True))
                 continue
         header = None
+        fields = stripped.split()
+        if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
+            units.append(("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), True))
+            continue
+        # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
+        # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
+        plain = fields if _is_plain_header(fields, stripped) else None
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
-        item = len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not stripped.startswith("#")
+        item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not _INTRODUCES.search(stripped)
+                and not stripped.startswith("#"))
         units.extend((sentence, item) for sentence in sentences)
     return units
+
+
+def _quotes(term: str, text: str) -> bool:
+    return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
+
+
+def _values(row: str) -> str:
+    """A row read as 'column：value；…' without its column names."""
+    return " ".join(field.split("：", 1)[-1] for field in row.split("；"))
+
+
+def _is_plain_header(fields: list[str], line: str) -> bool:
+    return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
+            and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
 
 
 def _cells(row: str) -> list[str]:
