@@ -31,10 +31,13 @@ _NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|
 # what its source is about) speaks of something else. Attribute words (尺寸, 数量)
 # are what the number itself expresses, so they need not appear.
 _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
-_COUNTED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)")
+_COUNTED_BEFORE = re.compile(
+    r"(?P<what>[^，。？！?!,、；;]+?)(?:(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟])"
+)  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
+_PARTS = re.compile(r"[？?]")
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
-ATTRIBUTES = frozenset("尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
+ATTRIBUTES = frozenset("内容 事项 情况 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
@@ -104,13 +107,26 @@ class ExtractiveAnswerer:
         `covers` maps a document id to its opening lines (its cover: title, issuer), and a (document id, label) to
         that attachment's title: what their sentences are about.
         """
-        chosen = self.select(question, sources, context, covers)
+        chosen = self.select_parts(question, sources, context, covers)
         if not chosen:
             return f"{OFFLINE_LABEL}\n\n{NO_ANSWER}"
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
         attachments = _attachments_used(chosen, sources)
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
+
+    def select_parts(self, question: str, sources: Sequence[Source], context: str = "",
+                     covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
+        """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context."""
+        parts = [p for p in _PARTS.split(question) if tokenize(p)]
+        if len(parts) < 2:
+            return self.select(question, sources, context, covers)
+        out: list[_Candidate] = []
+        for part in parts:
+            for c in self.select(part, sources, f"{context} {question}", covers):
+                if all(c.text.strip() != o.text.strip() for o in out):
+                    out.append(c)
+        return out
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
                covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
