@@ -123,8 +123,9 @@ class ExtractiveAnswerer:
             return self.select(question, sources, context, covers)
         out: list[_Candidate] = []
         for part in parts:
+            home = {c.source.doc_id for c in out}  # one question is about one place: the first answer's documents
             for c in self.select(part, sources, f"{context} {question}", covers):
-                if all(c.text.strip() != o.text.strip() for o in out):
+                if (not home or c.source.doc_id in home) and all(c.text.strip() != o.text.strip() for o in out):
                     out.append(c)
         return out
 
