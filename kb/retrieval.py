@@ -81,11 +81,13 @@ def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[st
     kept = [h for h in hits if h.score >= threshold][:top_k]
     docs = {h.doc_id for h in kept}
     leading = {h.doc_id for h in kept if h.chunk_id in citing}
-    chosen = {h.chunk_id for h in kept}
+    leads: list[str] = []  # in rank order
     for h in hits:
-        if h.doc_id in docs and h.doc_id not in leading and h.chunk_id in citing and h.chunk_id not in chosen:
+        if h.doc_id in docs and h.doc_id not in leading and h.chunk_id in citing and h.score < threshold:
             leading.add(h.doc_id)
-            chosen.add(h.chunk_id)
+            leads.append(h.chunk_id)
+    room = max(1, top_k - len(leads))  # topK still bounds the whole: leads take the places of the weakest hits
+    chosen = {h.chunk_id for h in kept[:room]} | set(leads[: top_k - min(room, len(kept))])
     return [h for h in hits if h.chunk_id in chosen]
 
 
