@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.labels import KIND, NUMBER, SPACE, make_label
+from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
 
 MAX_TITLE_CHARS = 60
@@ -109,7 +109,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         title = (match.group("title") or "").strip()
         if title and not _is_title(title):
             continue
-        kind, number = match.group("kind"), match.group("number")
+        kind, number = normalize_kind(match.group("kind")), match.group("number")
         label = make_label(kind, number)
         if not title:
             earlier = headers[label].title if label in headers else ""  # a list or ToC line named it first
@@ -164,7 +164,7 @@ def _unnumbered(
         match = None if line.start in in_list else _UNNUMBERED.match(line.text)
         if not match:
             continue
-        kind, title = match.group("kind"), (match.group("title") or "").strip()
+        kind, title = normalize_kind(match.group("kind")), (match.group("title") or "").strip()
         if title and not _is_title(title) or title.startswith(("（", "(")):
             continue  # 附件：（按顺序列明…） is a template line, not a header
         title = title or _title_below(lines, i) or listed.get(kind, "")
@@ -190,7 +190,8 @@ def _inline_entries(line: Line) -> list[_Entry]:
         title = segment.strip().lstrip("：: ").rstrip("* ").strip()
         end = match.end() + len(segment.rstrip())
         begin = match.start("kind")
-        entries.append(_Entry(match.group("kind"), match.group("number"), title, line.start + begin, line.start + end))
+        kind = normalize_kind(match.group("kind"))
+        entries.append(_Entry(kind, match.group("number"), title, line.start + begin, line.start + end))
     return entries
 
 
@@ -241,7 +242,7 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
         if not head:
             i += 1
             continue
-        kind, rest = head.group("kind"), head.group("rest").strip()
+        kind, rest = normalize_kind(head.group("kind")), head.group("rest").strip()
         first = _LIST_ENTRY.match(rest) if rest else None
         if rest and not first:
             i += 1  # "附件：（按顺序列明…）" is a template line, not a list

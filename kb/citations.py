@@ -7,12 +7,13 @@ import unicodedata
 from dataclasses import dataclass
 
 # 《…》 naming a document, then an optional standard number (Q/SY1190-2013, GB 50016-2014, HJ/T 169—2018) and an
-# optional clause number (5.4.2, 第十条): a clause number means the text that follows is quoted from it.
+# optional clause number (5.4.2): a standard's clause number means the text that follows is quoted from it.
 _CITED = re.compile(r"《(?P<title>[^《》\n]{2,80})》")
-_CODE = re.compile(
-    r"\s*[（(]?\s*(?P<code>[A-Z]{1,4}(?:/[A-Z]{1,3})?\s*\d{1,6}(?:\.\d+)?\s*[-—–－]\s*\d{2,4})\s*[）)]?"
-)
-_CLAUSE = re.compile(r"\s*(?P<clause>\d+(?:\.\d+)+|第[一二三四五六七八九十百零〇0-9]+条)")
+_STANDARD = r"[A-Z]{1,4}(?:/[A-Z]{1,3})?\s*(?:\d{1,6}(?:\.\d+)?\s*[-—–－]\s*\d{2,4}|\d{3,6})"
+_CODE = re.compile(rf"\s*[（(]?\s*(?P<code>{_STANDARD})\s*[）)]?")
+# A standard named by its number alone, right before the label: 按GB 50016-2014附录B确定.
+_STANDARD_BEFORE = re.compile(rf"{_STANDARD}\s*[）)]?\s*(?:的|中)?\s*$")
+_CLAUSE = re.compile(r"\s*(?P<clause>\d+(?:\.\d+)+)")
 # The document speaking of itself again ends any quote: 本指南附录B is this guide's.
 _OWN = re.compile(r"本(?:指南|预案|标准|办法|规定|条例|细则|规则|方案|导则|规范|通知|意见|法)")
 _THAT_DOCUMENT = re.compile(r"(?:该|上述|此|其)(?:标准|规范|导则|规程|文件)(?:的|中)?\s*$")
@@ -50,10 +51,15 @@ class ExternalCitations:
         self._items = found
         self._ends = [c.end for c in found]
 
-    def quotes(self, pos: int, owner: tuple[int, int]) -> bool:
-        """Whether the label at pos belongs to a document cited just before it, in the same attachment or body."""
-        before = self._text[max(owner[0], pos - 12) : pos]
+    def quotes(self, pos: int, owner: tuple[int, int], kind: str) -> bool:
+        """Whether the label at pos belongs to a document cited just before it, in the same attachment or body.
+
+        A standard's appendices are 附录 (GB/T 1.1): an 附件 after a standard's number stays this document's."""
+        before = self._text[max(owner[0], pos - 24) : pos]
         if _THAT_DOCUMENT.search(before):
+            return True
+        standard_kind = kind == "附录"
+        if standard_kind and _STANDARD_BEFORE.search(before):
             return True
         i = bisect.bisect_right(self._ends, pos) - 1
         if i < 0 or self._items[i].start < owner[0]:
@@ -63,7 +69,9 @@ class ExternalCitations:
         if _OWN.search(between):
             return False
         if len(between.strip()) <= _NEAR and not _CLAUSE_END.search(between):
-            return True
+            return True  # 《某办法》附件3 / 《某标准》的附录B
+        if not standard_kind:
+            return False
         if cited.coded and not _CLAUSE_END.search(between):
             return True  # 按《…》（GB 50016-2014）规定的附录B确定: the same clause names the standard
         return cited.quoting and len(between) <= MAX_QUOTE_CHARS and not _PARAGRAPH_END.search(between)

@@ -9,10 +9,10 @@ import unicodedata
 import cn2an
 
 KINDS = ("附件", "附录", "附表")
-KIND = r"(?P<kind>附件|附录|附表)"
 # Inside a label only horizontal space may separate its parts: "改装附件" at a line's end and "4．调节" on the
-# next line are two things, not 附件4.
+# next line are two things, not 附件4. Text taken from PDFs spaces the kind itself (附 件 1).
 SPACE = r"[ \t\u3000\xa0]*"
+KIND = r"(?P<kind>附[ \u3000]?件|附[ \u3000]?录|附[ \u3000]?表)"
 _CN_NUM = r"[零〇一二两三四五六七八九十百]+"
 _DASH = r"[-－—–]"
 # Arabic (with an optional sub-number), Chinese numerals, or a single Latin letter.
@@ -42,9 +42,14 @@ def normalize_number(raw: str) -> str:
     return text.upper()
 
 
+def normalize_kind(raw: str) -> str:
+    """'附 件' → '附件'."""
+    return re.sub(r"\s", "", raw)
+
+
 def make_label(kind: str, raw_number: str) -> str:
     """The normalized label, e.g. make_label('附件', '十一') == '附件11', make_label('附件', '') == '附件'."""
-    return f"{kind}{normalize_number(raw_number)}"
+    return f"{normalize_kind(kind)}{normalize_number(raw_number)}"
 
 
 def parse_label(text: str) -> str | None:
@@ -59,4 +64,4 @@ _KIND_ALONE = re.compile(rf"{KIND}\s*(?:[：:]|$)")
 def parse_unnumbered_label(text: str) -> str | None:
     """The label of a single unnumbered attachment written as its kind alone ('附件：受理费表' → '附件'), or None."""
     match = _KIND_ALONE.match(unicodedata.normalize("NFKC", text).strip())
-    return match.group("kind") if match else None
+    return normalize_kind(match.group("kind")) if match else None

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.labels import KIND, NUMBER, make_label
+from kb.labels import KIND, NUMBER, make_label, normalize_kind
 
 _NAME = re.compile(
     rf"^(?:(?P<parent>.+?)\s*[-_—－]\s*)?{KIND}\s*(?P<number>{NUMBER})(?:\s*[-_—－：:\s]+\s*(?P<title>.+?))?\s*$"
@@ -28,7 +28,7 @@ def presplit_name(path: Path | str) -> PresplitName | None:
     match = _NAME.match(stem)
     if not match:
         return None
-    kind = match.group("kind")
+    kind = normalize_kind(match.group("kind"))
     return PresplitName(
         parent=match.group("parent"),
         kind=kind,

@@ -7,7 +7,7 @@ import unicodedata
 from typing import Sequence
 
 from kb.citations import ExternalCitations
-from kb.labels import KIND, NUMBER, SPACE, make_label
+from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import BODY, Attachment, Reference
 from kb.title_mentions import alias_references, shortened_title_references
 
@@ -45,7 +45,8 @@ def extract_references(
     found: list[Reference] = []
     for match in _MENTION.finditer(text, start):
         at = match.start("head")
-        if skip.covers(at) or text[max(0, at - 1) : at] in _SELF or external.quotes(at, owner.span(at)):
+        kind = normalize_kind(match.group("kind"))
+        if skip.covers(at) or text[max(0, at - 1) : at] in _SELF or external.quotes(at, owner.span(at), kind):
             continue
         source = owner.of(at)
         mention = match.group(0)
@@ -56,7 +57,7 @@ def extract_references(
                 Reference(label, mention, match.start(), match.end(), source, label if label in labels else None)
             )
     for match in _BARE.finditer(text, start):
-        label = match.group("kind")
+        label = normalize_kind(match.group("kind"))
         at = match.start("head")
         if label in labels and not skip.covers(at) and owner.of(at) != label:
             found.append(Reference(label, match.group(0), match.start(), match.end(), owner.of(at), label))
@@ -79,7 +80,7 @@ def extract_references(
 
 def _labels_of(match: re.Match[str]) -> list[str]:
     """The labels one mention names, ranges (附件1至附件3) expanded."""
-    kind = match.group("kind")
+    kind = normalize_kind(match.group("kind"))
     labels = [make_label(kind, match.group("number"))]
     for item in _TAIL_ITEM.finditer(match.group("tail")):
         kind = item.group("kind") or kind

@@ -28,6 +28,7 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("附录A 术语", "附录A", "术语"),
         ("附录 B：风险物质临界量", "附录B", "风险物质临界量"),
         ("附件１２：通讯录", "附件12", "通讯录"),
+        ("附 件 3：应急队伍联系表", "附件3", "应急队伍联系表"),  # spaced as text taken from a PDF
     ],
 )
 def test_header_forms(header, label, title):
