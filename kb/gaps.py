@@ -85,11 +85,13 @@ def gap_answer(gaps: Sequence[Gap]) -> str:
 
 
 def question_documents(question: str, sources: Sequence[Source], documents: dict[str, DocumentSummary]) -> list[str]:
-    """The documents the question names by title, else those of its sources; best source first."""
+    """Of the sources' documents, those the question names by title, else all of them; best source first."""
     wanted = _norm(question)
     ranked = [s.doc_id for s in sorted(sources, key=lambda s: (-s.score, s.n)) if s.doc_id in documents]
     order = {doc_id: i for i, doc_id in enumerate(dict.fromkeys(ranked))}
-    named = {d.id: len(_common(wanted, _norm(d.title))) for d in documents.values()}
+    # The named document is one the question retrieved: with its title indexed in every chunk, a question that
+    # names it finds it, and a turn never compares the question with every title of the library.
+    named = {d: len(_common(wanted, _norm(documents[d].title))) for d in order}
     best = max(named.values(), default=0)
     if best >= MIN_NAME_CHARS:
         chosen = [doc_id for doc_id, n in named.items() if n == best]

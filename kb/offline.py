@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -147,10 +148,10 @@ class ExtractiveAnswerer:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         units = [(s, i, text, item) for s in sources for i, (text, item) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
-        token_sets = [set(tokenize(text)) for _, _, text, _ in units]
+        token_sets = [_words(text) for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
-        counted_sets = [set(tokenize(_values(text))) if item else tokens
+        counted_sets = [_words(_values(text)) if item else tokens
                         for (_, _, text, item), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
@@ -230,7 +231,7 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
     reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
     """
     about = {
-        s.n: set(tokenize(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
+        s.n: set(_words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
         for s in sources
     }
     for s in sources:
@@ -244,11 +245,11 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
                 continue
             for text, _ in _units(other.text):
                 if s.via in text:
-                    about[s.n] |= set(tokenize(text))
+                    about[s.n] |= _words(text)
     return about
 
 
-def _units(text: str) -> list[tuple[str, bool]]:
+def _read_units(text: str) -> list[tuple[str, bool]]:
     """The answerable units of a source, each with whether it is an item (a list line, a table row) or a sentence.
 
     Table rows are read as 'column：value' with their header row.
@@ -284,6 +285,17 @@ def _units(text: str) -> list[tuple[str, bool]]:
                 and not stripped.startswith("#"))
         units.extend((sentence, item) for sentence in sentences)
     return units
+
+
+@lru_cache(maxsize=32768)
+def _words(text: str) -> frozenset[str]:
+    """The words of a unit; the same chunks come back turn after turn, so jieba reads each sentence once."""
+    return frozenset(tokenize(text))
+
+
+@lru_cache(maxsize=4096)
+def _units(text: str) -> tuple[tuple[str, bool], ...]:
+    return tuple(_read_units(text))
 
 
 def _quotes(term: str, text: str) -> bool:
