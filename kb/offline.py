@@ -146,13 +146,13 @@ class ExtractiveAnswerer:
         needed, focus = asked_for(question)
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
-        units = [(s, i, text, item) for s in sources for i, (text, item) in enumerate(_units(s.text))
+        units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
         token_sets = [_words(text) for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
-        counted_sets = [_words(_values(text)) if item else tokens
-                        for (_, _, text, item), tokens in zip(units, token_sets)]
+        counted_sets = [tokens - _words(header) if header else tokens
+                        for (_, _, _, header), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
@@ -160,7 +160,8 @@ class ExtractiveAnswerer:
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
         candidates = []
-        for (source, position, text, item), tokens in zip(units, token_sets):
+        for (source, position, text, header), tokens in zip(units, token_sets):
+            item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
             coverage = own + TITLE_CREDIT * implied
@@ -201,8 +202,8 @@ class ExtractiveAnswerer:
 def _introduced(intro: _Candidate) -> list[_Candidate]:
     """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
     out = [intro]
-    for text, item in _units(intro.source.text)[intro.position + 1 :]:
-        if not item or len(out) > MAX_LIST_ITEMS:
+    for text, header in _units(intro.source.text)[intro.position + 1 :]:
+        if header is None or len(out) > MAX_LIST_ITEMS:
             break
         out.append(_Candidate(intro.source, text, intro.coverage, intro.position + len(out), True))
     return out
@@ -249,12 +250,10 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
     return about
 
 
-def _read_units(text: str) -> list[tuple[str, bool]]:
-    """The answerable units of a source, each with whether it is an item (a list line, a table row) or a sentence.
-
-    Table rows are read as 'column：value' with their header row.
-    """
-    units: list[tuple[str, bool]] = []
+def _read_units(text: str) -> list[tuple[str, str | None]]:
+    """The answerable units of a source: sentences (None), list lines ("") and table rows read as 'column：value'
+    with their header row (the header's text)."""
+    units: list[tuple[str, str | None]] = []
     header: list[str] | None = None
     plain: list[str] | None = None
     for line in text.split("\n"):
@@ -270,12 +269,12 @@ def _read_units(text: str) -> list[tuple[str, bool]]:
                 header = cells
                 continue
             if len(cells) == len(header):
-                units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), True))
+                units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), " ".join(header)))
                 continue
         header = None
         fields = stripped.split()
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
-            units.append(("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), True))
+            units.append(("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
             continue
         # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
         # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
@@ -283,7 +282,7 @@ def _read_units(text: str) -> list[tuple[str, bool]]:
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not _INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
-        units.extend((sentence, item) for sentence in sentences)
+        units.extend((sentence, "" if item else None) for sentence in sentences)
     return units
 
 
@@ -294,17 +293,12 @@ def _words(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _units(text: str) -> tuple[tuple[str, bool], ...]:
+def _units(text: str) -> tuple[tuple[str, str | None], ...]:
     return tuple(_read_units(text))
 
 
 def _quotes(term: str, text: str) -> bool:
     return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
-
-
-def _values(row: str) -> str:
-    """A row read as 'column：value；…' without its column names."""
-    return " ".join(field.split("：", 1)[-1] for field in row.split("；"))
 
 
 def _is_plain_header(fields: list[str], line: str) -> bool:
