@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
@@ -148,7 +149,8 @@ class ExtractiveAnswerer:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
-        token_sets = [_words(text) for _, _, text, _ in units]
+        # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
+        token_sets = [_words(text) if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - _words(header) if header else tokens
@@ -161,6 +163,8 @@ class ExtractiveAnswerer:
         total = sum(weights[t] * idf[t] for t in weights)
         candidates = []
         for (source, position, text, header), tokens in zip(units, token_sets):
+            if not tokens:
+                continue
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
@@ -284,6 +288,14 @@ def _read_units(text: str) -> list[tuple[str, str | None]]:
                 and not stripped.startswith("#"))
         units.extend((sentence, "" if item else None) for sentence in sentences)
     return units
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=32768)
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 @lru_cache(maxsize=32768)
