@@ -39,7 +39,7 @@ _COUNTED_BEFORE = re.compile(
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _PARTS = re.compile(r"[？?]")
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
-ATTRIBUTES = frozenset("内容 事项 情况 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
+ATTRIBUTES = frozenset("内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
@@ -77,18 +77,23 @@ class Asks:
 
 def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
     """What a 多少/几/哪些 question asks for: per alternative (平面图和疏散图), the words a sentence must hold (its
-    first two nouns); and all those nouns, which weigh more than the rest of the question. Empty when it asks for
-    no count or list."""
-    def nouns(text: str) -> list[str]:  # single characters are measure words and particles here
-        return [t for t in tokenize(text) if len(t) > 1 and t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
+    first two nouns, attribute words such as 电话 or 尺寸 aside: the number itself is those); and all the phrase's
+    words, which weigh more than the rest of the question. Empty when it asks for no count or list."""
+    def words(text: str) -> list[str]:  # single characters are measure words and particles here
+        return [t for t in tokenize(text) if len(t) > 1]
+
+    def nouns(found: list[str]) -> list[str]:
+        return [t for t in found if t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
 
     after = _COUNTED_AFTER.search(question)
-    if after and nouns(after.group("what")):
-        alternatives = [words for part in _CONJUNCTION.split(after.group("what")) if (words := nouns(part))]
-        return [set(w[:COUNTED_WORDS]) for w in alternatives], {t for w in alternatives for t in w}
+    if after and words(after.group("what")):
+        parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
+        needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
+        return needed, {t for found in parts for t in found}
     before = _COUNTED_BEFORE.search(question)
-    words = nouns(before.group("what"))[-COUNTED_WORDS:] if before else []
-    return ([set(words)] if words else []), set(words)
+    found = words(before.group("what")) if before else []
+    needed = nouns(found)[-COUNTED_WORDS:]
+    return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
 
 
 def asks(question: str) -> Asks:
@@ -171,7 +176,7 @@ class ExtractiveAnswerer:
             coverage = own + TITLE_CREDIT * implied
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
-            if wants.quantity and not wants.list and not _NUMBER.search(text):
+            if wants.quantity and not wants.list and not _has_number(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
@@ -288,6 +293,11 @@ def _read_units(text: str) -> list[tuple[str, str | None]]:
                 and not stripped.startswith("#"))
         units.extend((sentence, "" if item else None) for sentence in sentences)
     return units
+
+
+def _has_number(text: str) -> bool:
+    """A number that could answer: not a list item's number (3．) nor an attachment's (见附件3)."""
+    return bool(_NUMBER.search(LABEL.sub("", _LIST_NUMBER.sub("", text))))
 
 
 _NONE: frozenset[str] = frozenset()
