@@ -8,12 +8,15 @@ for 20 with 2 hops); the view answers in microseconds. The store stays the sourc
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
 from graph.store import AttachmentPath, ReferenceEdge
 from kb.model import Chunk
 
-_Step = tuple[str, str, int]  # (target label, mention, char start)
+_Step = tuple[str, str, int]
+COVER_CHARS = 200
+_SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")  # (target label, mention, char start)
 
 
 class GraphView:
@@ -22,8 +25,11 @@ class GraphView:
     def __init__(self, chunks: Iterable[Chunk], edges: Iterable[ReferenceEdge]) -> None:
         self._chunks: dict[str, Chunk] = {}
         self._owned: dict[tuple[str, str], list[Chunk]] = {}
+        self._first: dict[str, Chunk] = {}  # each document's first body chunk
         for chunk in chunks:
             self._chunks[chunk.id] = chunk
+            if not chunk.attachment and chunk.index == 0:
+                self._first[chunk.doc_id] = chunk
             if chunk.attachment:
                 self._owned.setdefault((chunk.doc_id, chunk.attachment), []).append(chunk)
         for owned in self._owned.values():
@@ -62,6 +68,18 @@ class GraphView:
     def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
         """The chunks, in order, of several (doc_id, label) attachments (GraphStore.attachments_chunks)."""
         return {key: list(self._owned.get(key, ())) for key in keys}
+
+    def cover(self, doc_id: str) -> str:
+        """A document's opening lines before its first sentence (title, issuer, number): what all of it is about."""
+        chunk = self._first.get(doc_id)
+        if chunk is None:
+            return ""
+        lines = []
+        for line in chunk.text.split("\n"):
+            if _SENTENCE_PUNCT.search(line) or sum(map(len, lines)) > COVER_CHARS:
+                break
+            lines.append(line.strip())
+        return " ".join(line for line in lines if line)
 
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """The known chunks among these ids, in the order asked (GraphStore.chunks_by_id)."""

@@ -51,6 +51,10 @@ class NaivePipeline(Pipeline):
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         return NO_HOP
 
+    def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
+        """The extractive answer alone: which attachments exist and hold content is the graph's knowledge."""
+        return self.extract(question, sources, context)
+
 
 class KeywordPipeline(Pipeline):
     """The FastGPT attachment workflow: no prefetch; a keyword match per 相关附件 line, then a fetch per line."""
@@ -64,7 +68,7 @@ class KeywordPipeline(Pipeline):
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline answer with its 相关附件 section as the workflow's model would write it."""
-        text = super().offline_answer(question, sources, context)
+        text = self.extract(question, sources, context)  # no attachment-state check: that is the graph's
         if ATTACHMENT_SECTION not in text:
             return text
         answer = text.split(ATTACHMENT_SECTION)[0].rstrip()

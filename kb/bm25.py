@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 from array import array
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 import bm25s
@@ -24,13 +25,17 @@ class IndexedChunk:
     start: int
     end: int
     text: str
+    context: str = ""  # indexed before the text (kb/chunking.indexed_texts); never shown
 
 
 class BM25Index:
     """An in-memory BM25 index of every chunk; rebuilt when the stores change."""
 
-    def __init__(self, chunks: Sequence[IndexedChunk], tokens: TokenCache | None = None) -> None:
+    def __init__(
+        self, chunks: Sequence[IndexedChunk], tokens: TokenCache | None = None, citing: frozenset[str] = frozenset()
+    ) -> None:
         self.chunks = list(chunks)
+        self.citing = citing  # ids of the chunks that hold a resolved reference to an attachment
         self._index: bm25s.BM25 | None = None
         if self.chunks:
             tokens = tokens or TokenCache()
@@ -59,6 +64,12 @@ class BM25Index:
         return [(self.chunks[i], float(s)) for i, s in zip(ids[0], scores[0]) if s > 0]
 
 
+@lru_cache(maxsize=8192)
+def _context_tokens(context: str) -> tuple[str, ...]:
+    """Tokens of a chunk's context; a document's chunks share a few contexts, so they are tokenized once each."""
+    return tuple(tokenize(context))
+
+
 class TokenCache:
     """Chunk texts as token ids, kept across rebuilds: after a write only new or edited chunks meet jieba.
 
@@ -76,10 +87,11 @@ class TokenCache:
         out = []
         self.tokenized = 0
         for chunk in chunks:
-            key = (chunk.chunk_id, hash(chunk.text))
+            key = (chunk.chunk_id, hash(chunk.text), hash(chunk.context))
             ids = self._ids.get(key)
             if ids is None:
-                ids = array("i", [self.vocab.setdefault(t, len(self.vocab)) for t in tokenize(chunk.text) or [""]])
+                tokens = [*_context_tokens(chunk.context), *tokenize(chunk.text)] or [""]
+                ids = array("i", [self.vocab.setdefault(t, len(self.vocab)) for t in tokens])
                 self.tokenized += 1
             kept[key] = ids
             out.append(ids)

@@ -11,6 +11,7 @@ from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from kb.chunking import indexed_texts
 from kb.embedding_cache import with_cache
 from kb.errors import AnnexError
 from kb.model import BODY, Chunk, Document
@@ -103,10 +104,10 @@ class ChromaVectorStore:
                 collection.delete(where={"doc_id": {"$in": list(latest)}})
         rows: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {name: [] for name in COLLECTIONS}
         for doc in latest.values():
-            for chunk in doc.chunks:
-                attachment = doc.attachment(chunk.attachment) if chunk.attachment != BODY else None
-                title = attachment.title if attachment else ""
-                context = " ".join(part for part in (doc.title, chunk.attachment, title) if part)
+            titles = {a.label: a.title for a in doc.attachments}
+            contexts = indexed_texts(doc.title, doc.chunks, titles)
+            for chunk, context in zip(doc.chunks, contexts):
+                title = titles.get(chunk.attachment, "") if chunk.attachment != BODY else ""
                 metadata = {
                     "library": doc.library,
                     "doc_id": doc.id,

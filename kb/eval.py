@@ -18,6 +18,7 @@ from typing import Sequence
 
 from kb.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
+from kb.hop import POST_HOP
 from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest import expand_paths
 from kb.parsing import SUPPORTED_EXTENSIONS
@@ -104,7 +105,7 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
         pipeline = base if mode == "graph" else MODES[mode](
             service.settings, service.read, base.retriever, service.history, base.model)
         print(f"\n== mode {mode} · {pipeline.model_name} · {len(runnable)} questions")
-        print(_row("#", "kind", "doc", "ms", "attachments of doc", "other", "answer"))
+        print(_row("#", "kind", "doc", "ms", "shown", "reached prompt", "other", "answer"))
         outcomes = []
         for q, doc_id in runnable:
             outcome = _run(pipeline, service, q, doc_id, scope)
@@ -178,7 +179,18 @@ def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, 
             ids = [cid for doc in e.data["docs"] for cid in doc.chunk_ids]
             shown.update((c.doc_id, c.attachment) for c in service.stores.graph.chunks_by_id(ids) if c.attachment)
     answer = text.split("\n\n**相关附件内容：")[0]
-    return score(Outcome(q, doc_id, ms, shown, answer=answer), text)
+    conversation = next(e.data["conversation_id"] for e in events if e.type == "conversation_id")
+    return score(Outcome(q, doc_id, ms, shown, prompted_attachments(service, conversation), answer=answer), text)
+
+
+def prompted_attachments(service: Service, conversation_id: str) -> set[tuple[str, str]]:
+    """(doc_id, label) of the attachments among the sources the answerer saw: retrieved chunks or prefetched.
+
+    The stored answer keeps every source of the turn; the ones the post-answer hop added came after the answer.
+    """
+    answer = service.history.messages(conversation_id)[-1]
+    return {(s["doc_id"], s["label"]) for s in answer.extra.get("sources", [])
+            if s["label"] and s.get("via") != POST_HOP}
 
 
 def _outcome_row(o: Outcome, snapshot: Snapshot) -> str:
@@ -186,25 +198,26 @@ def _outcome_row(o: Outcome, snapshot: Snapshot) -> str:
     doc = snapshot.documents[o.doc_id].title if o.doc_id else q.doc or "—"
     if q.kind == "attachment":
         marks = " ".join([*(f"{label}✓" for label in o.found), *(f"{label}✗" for label in o.missing)])
+        prompt = " ".join(f"{label}{'✓' if label in o.reached else '✗'}" for label in q.labels)
         other = str(o.other)
     else:
-        marks, other = "", ""
+        marks, prompt, other = "", "", ""
     if q.kind == "unanswerable":
         verdict = "declined ✓" if o.unanswerable_ok else "answered ✗"
     else:
         verdict = "✓" if o.contains_ok else "✗ missing " + "、".join(o.absent)
-    return _row(str(q.line), q.kind, doc, f"{o.ms:.0f}", marks, other, verdict)
+    return _row(str(q.line), q.kind, doc, f"{o.ms:.0f}", marks, prompt, other, verdict)
 
 
 def _comparison(results: dict[str, dict]) -> str:
-    keys = ("attachment_recall", "attachment_precision", "answer_contains", "unanswerable_ok", "p50_ms", "p95_ms")
+    keys = ("attachment_recall", "reached_prompt", "attachment_precision", "answer_contains", "unanswerable_ok", "p50_ms", "p95_ms")
     lines = ["| mode | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
     for mode, r in results.items():
         lines.append(f"| {mode} | " + " | ".join("—" if r[k] is None else str(r[k]) for k in keys) + " |")
     return "\n".join(lines)
 
 
-_WIDTHS = (4, 12, 26, 6, 24, 5, 0)
+_WIDTHS = (4, 12, 26, 6, 20, 16, 5, 0)
 
 
 def _row(*cells: str) -> str:

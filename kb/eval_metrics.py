@@ -46,8 +46,10 @@ class Outcome:
     doc_id: str | None
     ms: float
     shown: set[tuple[str, str]] = field(default_factory=set)  # (doc_id, label) whose content the user saw
+    prompted: set[tuple[str, str]] = field(default_factory=set)  # (doc_id, label) among the answerer's sources
     found: tuple[str, ...] = ()  # expected labels that were shown
     missing: tuple[str, ...] = ()  # expected labels that were not
+    reached: tuple[str, ...] = ()  # expected labels that reached the prompt (retrieved or prefetched)
     other: int = 0  # shown attachments of other documents
     contains_ok: bool | None = None
     absent: tuple[str, ...] = ()  # answer strings not in what was shown
@@ -59,7 +61,9 @@ class Outcome:
         return {
             "line": q.line, "kind": q.kind, "doc": q.doc, "question": q.question, "ms": round(self.ms, 1),
             "expected": list(q.labels), "found": list(self.found), "missing": list(self.missing),
+            "reached_prompt": list(self.reached),
             "other_docs_attachments": self.other, "shown": sorted(f"{d}:{label}" for d, label in self.shown),
+            "prompted": sorted(f"{d}:{label}" for d, label in self.prompted),
             "answer_contains_ok": self.contains_ok, "absent": list(self.absent),
             "unanswerable_ok": self.unanswerable_ok, "answer": self.answer,
         }
@@ -129,6 +133,8 @@ def score(outcome: Outcome, shown_text: str) -> Outcome:
         outcome.found = tuple(label for label in q.labels if label in own)
         outcome.missing = tuple(label for label in q.labels if label not in own)
         outcome.other = sum(1 for doc_id, _ in outcome.shown if doc_id != outcome.doc_id)
+        prompted = {label for doc_id, label in outcome.prompted if doc_id == outcome.doc_id}
+        outcome.reached = tuple(label for label in q.labels if label in prompted)
     if q.kind in ("attachment", "body"):
         seen = _fold(shown_text)
         outcome.absent = tuple(s for s in q.answer_contains if _fold(s) not in seen)
@@ -176,6 +182,7 @@ def _scores(outcomes: Sequence[Outcome]) -> dict:
     unanswerable = [o.unanswerable_ok for o in outcomes if o.unanswerable_ok is not None]
     return {
         "attachment_recall": _ratio(sum(len(o.found) for o in scored), expected),
+        "reached_prompt": _ratio(sum(len(o.reached) for o in scored), expected),
         "attachment_precision": _ratio(sum(len(o.shown) - o.other for o in scored), shown),
         "answer_contains": _ratio(sum(contains), len(contains)),
         "unanswerable_ok": _ratio(sum(unanswerable), len(unanswerable)),

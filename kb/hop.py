@@ -14,6 +14,9 @@ from kb.sources import cited_numbers
 from kb.turn import AttachmentItem, GraphPath, PathStep, Source, merge_spans
 
 
+POST_HOP = "post_hop"  # Source.via of an attachment the post-answer hop added (the answerer never saw it)
+
+
 @dataclass(frozen=True)
 class HopResult:
     items: tuple[AttachmentItem, ...]
@@ -76,7 +79,7 @@ def assemble_hop(
         source = existing.get((info.doc_id, info.label))
         if source is None:
             source = Source(next_n, info.doc_id, info.doc_title, info.library, info.label, info.title, text, spans,
-                            tuple(c.id for c in chunks), 0.0, prefetched=False, via="post_hop")
+                            tuple(c.id for c in chunks), 0.0, prefetched=False, via=POST_HOP)
             next_n += 1
         hop_sources.append(source)
         items.append(AttachmentItem(line.text, info.label, True, info.doc_id, info.doc_title, info.title, found.match,

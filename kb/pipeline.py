@@ -11,6 +11,7 @@ from typing import Callable, Generator, Iterator
 from kb.context import Fitted, estimate_tokens, fit
 from kb.errors import AnnexError
 from kb.events import Event, jsonable
+from kb.gaps import find_gaps, gap_answer
 from kb.history import History, MessageLink
 from kb.hop import HopResult, post_answer_hop
 from kb.llm import ChatModel, LLMError
@@ -312,8 +313,20 @@ class Pipeline:
         return post_answer_hop(answer, snapshot.view, snapshot.catalog, sources, list(request.library_ids) or None)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
-        """The offline extractive answer."""
-        return self.offline.answer(question, sources, context)
+        """The offline extractive answer; a question about an attachment with no content gets that said instead."""
+        snapshot = self.read.current()
+        gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view)
+        return gap_answer(gaps) if gaps else self.extract(question, sources, context)
+
+    def extract(self, question: str, sources: list[Source], context: str) -> str:
+        """The offline extractive answer of every mode; each source is read with its document's cover lines and its
+        attachment's title."""
+        snapshot = self.read.current()
+        covers: dict[str | tuple[str, str], str] = {d: snapshot.view.cover(d) for d in {s.doc_id for s in sources}}
+        for s in sources:
+            info = snapshot.catalog.get(s.doc_id, s.label) if s.label else None
+            covers[(s.doc_id, s.label)] = info.title if info else ""
+        return self.offline.answer(question, sources, context, covers)
 
     def _offline(self, question: str, sources, context: str, parts: list[str]) -> Iterator[Event]:
         text = self.offline_answer(question, sources, context)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
+from kb.chunking import indexed_texts
+from kb.model import Chunk
 from kb.bm25 import BM25Index, IndexedChunk, TokenCache
 from kb.ingest import Ingestor
 
@@ -50,10 +52,18 @@ class ReadModels:
     def _build(self, generation: int) -> Snapshot:
         documents = {d.id: d for d in self.graph.list_documents()}
         stored = [c for c in self.graph.all_chunks() if c.doc_id in documents]
-        chunks = [
-            IndexedChunk(c.id, c.doc_id, documents[c.doc_id].library, c.attachment, c.index, c.start, c.end, c.text)
-            for c in stored
-        ]
-        view = GraphView(stored, self.graph.reference_edges())
         catalog = AttachmentCatalog(self.graph.list_attachments())
-        return Snapshot(generation, BM25Index(chunks, self.tokens), catalog, documents, view)
+        edges = self.graph.reference_edges()
+        by_doc: dict[str, list[Chunk]] = {}
+        for c in stored:
+            by_doc.setdefault(c.doc_id, []).append(c)
+        chunks = []
+        for doc_id, owned in by_doc.items():
+            titles = {a.label: a.title for a in catalog.of_documents([doc_id])}
+            contexts = indexed_texts(documents[doc_id].title, owned, titles)
+            library = documents[doc_id].library
+            chunks += [IndexedChunk(c.id, c.doc_id, library, c.attachment, c.index, c.start, c.end, c.text, context)
+                       for c, context in zip(owned, contexts)]
+        view = GraphView(stored, edges)
+        citing = frozenset(e.chunk_id for e in edges if e.chunk_id)
+        return Snapshot(generation, BM25Index(chunks, self.tokens, citing), catalog, documents, view)

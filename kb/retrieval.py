@@ -4,7 +4,8 @@ Score scale. Every hit carries `score` in [0, 1], its relevance relative to the 
 retriever that found the chunk, its score divided by that retriever's best score (cosine similarity for
 vectors, BM25 for words), and the larger of the two. The best hit scores 1.0; the threshold (default 0.7)
 keeps chunks at least 70% as relevant as the best one by either retriever. Ranking uses RRF (k = 60).
-Whether the knowledge base holds an answer at all is the answerer's call, not the threshold's.
+Whether the knowledge base holds an answer at all is the answerer's call, not the threshold's. A document's best
+chunk that cites an attachment is kept even under the threshold (see keep()): it leads to content it does not show.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class Retriever:
         vector_hits = self.vectors.query(query, pool, libraries, request.document_id)
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
-        hits = [h for h in hits if h.score >= request.threshold][: request.top_k]
+        hits = keep(hits, request.threshold, request.top_k, index.citing)
         if request.enable_rerank and hits:
             scores = self.reranker.scores(query, [h.text for h in hits])
             order = sorted(range(len(hits)), key=lambda i: -scores[i])
@@ -68,6 +69,26 @@ class Retriever:
                     seen.add(n.chunk_id)
                     out.append(replace(n, score=hit.score, expanded=True))
         return out
+
+
+def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[str]) -> list[Hit]:
+    """The hits at or above the threshold (top_k of them), plus, per document they come from, its best chunk that
+    cites an attachment when none of its kept chunks does.
+
+    A chunk such as "禁止倾倒附件一所列的废弃物" stands for content its own words do not show: a question that names
+    the law matches the law's other chunks better, and the threshold would cut the one way to 附件一.
+    """
+    kept = [h for h in hits if h.score >= threshold][:top_k]
+    docs = {h.doc_id for h in kept}
+    leading = {h.doc_id for h in kept if h.chunk_id in citing}
+    leads: list[str] = []  # in rank order
+    for h in hits:
+        if h.doc_id in docs and h.doc_id not in leading and h.chunk_id in citing and h.score < threshold:
+            leading.add(h.doc_id)
+            leads.append(h.chunk_id)
+    room = max(1, top_k - len(leads))  # topK still bounds the whole: leads take the places of the weakest hits
+    chosen = {h.chunk_id for h in kept[:room]} | set(leads[: top_k - min(room, len(kept))])
+    return [h for h in hits if h.chunk_id in chosen]
 
 
 def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChunk, float]]) -> list[Hit]:

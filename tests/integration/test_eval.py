@@ -19,7 +19,7 @@ from kb.turn import TurnRequest
 from tests.conftest import DATA_DIR, DEMO_CORPUS, ROOT
 
 PARK = "绿洲化工园区突发环境事件应急预案.docx"
-AGGREGATE_KEYS = {"questions", "attachment_recall", "attachment_precision", "answer_contains", "unanswerable_ok",
+AGGREGATE_KEYS = {"questions", "attachment_recall", "reached_prompt", "attachment_precision", "answer_contains", "unanswerable_ok",
                   "by_kind", "p50_ms", "p95_ms", "mode"}
 GOOD = [
     {"doc": PARK, "question": "绿洲化工园区应急指挥部的24小时值班电话是多少？",
@@ -71,7 +71,19 @@ def test_every_mode_runs_and_the_last_line_holds_the_aggregates(all_modes):
 def test_the_graph_shows_the_attachments_and_declines_what_the_corpus_lacks(all_modes):
     graph = json.loads(all_modes[1][-1])["modes"]["graph"]
     assert graph["attachment_recall"] == 1.0 and graph["attachment_precision"] == 1.0
+    assert graph["reached_prompt"] == 1.0  # the attachment was among the sources the answerer saw, not only appended
     assert graph["answer_contains"] == 1.0 and graph["unanswerable_ok"] == 1.0
+
+
+def test_reached_the_prompt_is_reported_per_question_and_tells_prefetch_from_the_hop(all_modes):
+    details = all_modes[2]["questions"]
+    for mode in ("graph", "naive", "keyword"):
+        row = next(q for q in details[mode] if q["kind"] == "attachment" and q["line"] == 1)
+        assert set(row["reached_prompt"]) <= set(row["expected"])
+        assert all(p.split(":")[-1] in row["reached_prompt"] or not p.startswith(row["shown"][0].split(":")[0])
+                   for p in row["prompted"] if p.endswith(tuple(row["expected"])))
+    graph = next(q for q in details["graph"] if q["line"] == 1)
+    assert graph["reached_prompt"] == ["附件2"] and any(p.endswith(":附件2") for p in graph["prompted"])
 
 
 def test_bad_lines_are_named_and_the_rest_still_runs(all_modes):

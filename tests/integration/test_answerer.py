@@ -1,0 +1,169 @@
+"""The offline answerer end to end (real Kuzu and Chroma): what answers a question, and what says it cannot be answered.
+
+Synthetic documents written here stand for one general rule each; the real documents of ../shared/corpus check
+the same rules on text nobody here wrote.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kb.prompts import NO_ANSWER
+from kb.retrieval import keep
+from kb.service import open_service
+from kb.settings import load_settings
+from kb.turn import Hit, TurnRequest
+from tests.conftest import SHARED_CORPUS
+
+RULES = {
+    # A table of an attachment, long enough that its later chunks hold neither its header nor its title.
+    "紫杉湖酒店生产安全事故应急预案.md": "\n".join([
+        "# 紫杉湖酒店生产安全事故应急预案",
+        "",
+        "## 一、总则",
+        "",
+        "本预案适用于紫杉湖酒店经营场所内发生的火灾、触电等生产安全事故。",
+        "需要外部支援时，按附件3所列电话联系。",
+        "酒店位于湖滨路18号，共有客房240间。",
+        "",
+        "附件1：企业概况",
+        "",
+        "紫杉湖酒店建于2009年，地上12层，地下2层，总建筑面积3.2万平方米。",
+        "酒店北侧为湖滨路，南侧为紫杉湖公园。",
+        "",
+        "附件2：应急物资清单（略）",
+        "",
+        "附件3：外部救援单位联系方式",
+        "",
+        "单位 | 联系人 | 电话",
+        *(f"协作单位{i:02d} | 联系人{i:02d} | 029-8800{i:04d}" for i in range(1, 40)),
+        "市消防救援支队 | 值班室 | 119",
+        "市急救中心 | 调度台 | 120",
+        "",
+        "附件4：应急通讯录",
+        "",
+        "表1 应急指挥部通讯录",
+        "",
+        "附件5：应急演练记录",
+        "",
+        "本附件所列演练每年组织两次。",
+        "第一次演练在6月，内容为消防疏散演练（附件6）。",
+    ]),
+}
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rules")
+    for name, text in RULES.items():
+        (folder / name).write_text(text + "\n", encoding="utf-8")
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
+    results = svc.stores.ingestor.ingest([folder], "rules")
+    assert not [r.error for r in results if r.error]
+    yield svc
+    svc.close()
+
+
+def ask(service, question: str) -> dict:
+    events = list(service.pipeline.run(TurnRequest(question)))
+    content = "".join(e.data["text"] for e in events if e.type == "content")
+    items = next(e.data["items"] for e in events if e.type == "attachments")
+    answer = content.split("**相关附件内容：**")[0]
+    return {"answer": answer, "quoted": answer.split("**相关附件**")[0], "content": content,
+            "shown": {i.label for i in items if i.resolved}}
+
+
+def test_a_table_row_is_found_by_its_attachment_title_and_read_with_its_header(rules):
+    t = ask(rules, "紫杉湖酒店发生火灾后应拨打哪些外部救援电话？")
+    assert "单位：市消防救援支队；联系人：值班室；电话：119" in t["quoted"]
+    assert "附件3" in t["shown"]  # the 相关附件 section names it and the hop appends the whole table
+    assert "市急救中心 | 调度台 | 120" in t["content"].split("**相关附件内容：**")[1]
+
+
+def test_indexed_context_never_changes_the_cited_text(rules):
+    hits = rules.pipeline.retriever.retrieve("紫杉湖酒店 外部救援单位联系方式 电话 119", TurnRequest("q"))
+    text = rules.read.current().documents  # noqa: F841 — the snapshot is built
+    row = next(h for h in hits if "119" in h.text)
+    assert row.attachment == "附件3" and row.index > 0
+    assert "电话" not in row.text.split("\n")[0]  # the chunk starts mid-table: its header came from the context
+    doc = rules.stores.graph.load_document(row.doc_id)
+    assert doc.text[row.start:row.end] == row.text  # citations highlight the exact source span
+
+
+def test_a_count_question_needs_what_it_counts(rules):
+    assert "240间" in ask(rules, "紫杉湖酒店有多少间客房？")["quoted"]
+    t = ask(rules, "紫杉湖酒店有多少名在编厨师？")
+    assert NO_ANSWER in t["answer"] and "240" not in t["answer"]
+
+
+def test_an_attachment_reached_through_its_citing_sentence_answers(rules):
+    t = ask(rules, "需要外部支援时应该打哪些电话？")
+    assert "029-88000001" in t["quoted"] and "附件3" in t["shown"]
+
+
+@pytest.mark.parametrize("question, says", [
+    ("紫杉湖酒店预案附件2的应急物资有哪些？", "附件2“应急物资清单”在原文中注明“略”"),
+    ("紫杉湖酒店应急指挥部通讯录里总指挥的电话是多少？", "附件4“应急通讯录”在知识库中只有标题，没有内容"),
+    ("紫杉湖酒店预案附件6的消防疏散演练方案是怎样的？", "正文引用了附件6，但文档没有附上附件6的内容"),
+    ("紫杉湖酒店预案附件九规定了什么？", "没有附件9（该文档的附件是：附件1、附件2、附件3、附件4、附件5）"),
+])
+def test_an_attachment_with_nothing_to_answer_from_is_named_as_such(rules, question, says):
+    t = ask(rules, question)
+    assert says in t["quoted"] and "没有找到" in t["quoted"]
+    assert "[" not in t["quoted"]  # no sentence of another place is quoted as if it answered
+
+
+def test_an_attachment_with_content_is_answered_not_declined(rules):
+    t = ask(rules, "紫杉湖酒店附件1里酒店总建筑面积是多少？")
+    assert "3.2万平方米" in t["quoted"] and "附件1" in t["shown"]
+
+
+def test_a_documents_best_citing_chunk_is_kept_under_the_threshold():
+    def hit(cid: str, doc: str, score: float) -> Hit:
+        return Hit(cid, doc, "lib", "", 0, 0, 1, cid, score)
+
+    hits = [hit("a0", "A", 1.0), hit("a1", "A", 0.5), hit("a2", "A", 0.4), hit("b0", "B", 0.3)]
+    kept = keep(hits, 0.7, 20, frozenset({"a2", "b0"}))
+    assert [h.chunk_id for h in kept] == ["a0", "a2"]  # B has no hit above the threshold: nothing leads there
+    assert [h.chunk_id for h in keep(hits, 0.7, 20, frozenset({"a0", "a2"}))] == ["a0"]
+
+
+# --- the same rules on the real documents of ../shared/corpus ---------------------------------------------------
+
+shared = pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("real")))
+    results = svc.stores.ingestor.ingest(sorted(SHARED_CORPUS.glob("zh_*")), "real")
+    assert not [r.error for r in results if r.error]
+    yield svc
+    svc.close()
+
+
+@shared
+@pytest.mark.parametrize("question, label, expected", [
+    ("喜来登酒店北侧和东侧分别临近哪里？", "附件1", ["丰镐东路", "西安饭庄丰登路店"]),
+    ("喜来登酒店应急预案附带的格式文本里有哪几种表？", "附件6", ["事故信息发布表", "应急预案演练记录表", "隐患整改回执单"]),
+    ("喜来登酒店预案里附了哪些平面图和疏散图？", "附件7", ["地下一层平面图", "4至16楼消防疏散图"]),
+    ("按喜来登酒店的互救协议，甲方发生生产安全事故时乙方应当做什么？", "附件8", ["出动人员和设备去甲方救援"]),
+    ("争议金额在1000元以下的部分，仲裁案件受理费是多少？", "附件", ["40－100元"]),
+])
+def test_real_documents_answered_from_the_attachment(real, question, label, expected):
+    t = ask(real, question)
+    assert all(s in t["quoted"] for s in expected), t["answer"]
+    assert label in t["shown"]
+
+
+@shared
+@pytest.mark.parametrize("question, says", [
+    ("飞行基本规则附件三规定的拦截航空器动作信号具体是怎样的？", "附件3“拦截航空器和被拦截航空器的动作信号”在原文中注明“略”"),
+    ("环境保护税法附表二中第一类水污染物总汞的污染当量值是多少？", "附表2“应税污染物和当量值表”在知识库中只有标题"),
+    ("机动车驾驶证申领和使用规定的附件2是什么样式？", "正文引用了附件2，但文档没有附上附件2的内容"),
+    ("印花税税目税率表中借款合同的税率是多少？", "“印花税税目税率表”在知识库中只有标题"),
+    ("西安喜来登大酒店应急救援指挥部应急通讯录中总指挥的手机号是多少？", "附件5“有关应急部门、机构或人员的联系方式”在知识库中只有标题"),
+    ("仲裁委员会仲裁收费办法的附件三规定了什么？", "没有附件3"),
+])
+def test_real_documents_say_which_attachment_holds_nothing(real, question, says):
+    t = ask(real, question)
+    assert says in t["quoted"] and "没有找到" in t["quoted"], t["answer"]
