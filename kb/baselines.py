@@ -19,7 +19,7 @@ from graph.store import AttachmentInfo
 from kb.hop import HopResult, assemble_hop
 from kb.model import Chunk
 from kb.pipeline import Pipeline
-from kb.prefetch import PrefetchResult
+from graph.prefetch import PrefetchResult
 from kb.prompts import ATTACHMENT_SECTION
 from kb.readmodels import Snapshot
 from kb.references import extract_references

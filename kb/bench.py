@@ -22,7 +22,7 @@ from kb.baselines import KeywordPipeline
 from kb.errors import AnnexError
 from kb.eval_metrics import percentile
 from kb.hop import post_answer_hop
-from kb.prefetch import prefetch
+from graph.prefetch import prefetch
 from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import load_settings

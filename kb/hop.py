@@ -7,7 +7,7 @@ from typing import Sequence
 from graph.resolve import AttachmentCatalog, Resolution, resolve_line
 from graph.store import GraphReads
 from kb.model import Chunk
-from kb.prefetch import attachment_text
+from graph.prefetch import attachment_text
 from kb.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_ITEM, ATTACHMENT_MISSING
 from kb.section import SectionLine, extract_section
 from kb.sources import cited_numbers

@@ -13,7 +13,7 @@ from kb.history import History, MessageLink
 from kb.hop import HopResult, post_answer_hop
 from kb.llm import ChatModel, LLMError
 from kb.offline import ExtractiveAnswerer
-from kb.prefetch import PrefetchResult, prefetch
+from graph.prefetch import PrefetchResult, prefetch
 from kb.prompts import EMPTY_KB, FALLBACK_NOTICE
 from kb.readmodels import ReadModels, Snapshot
 from kb.retrieval import Retriever

@@ -5,7 +5,7 @@ import re
 from typing import Sequence
 
 from graph.store import DocumentSummary
-from kb.prefetch import Prefetched
+from graph.prefetch import Prefetched
 from kb.prompts import NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT, USER_PROMPT
 from kb.turn import Hit, ReferencedDoc, Source, merge_spans
 

@@ -13,7 +13,7 @@ from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from kb.errors import AnnexError
 from kb.hop import HopResult, post_answer_hop
-from kb.neighbourhood import attachment_node_id, neighbourhood
+from graph.neighbourhood import attachment_node_id, neighbourhood
 from kb.prompts import ATTACHMENT_SECTION
 from kb.readmodels import ReadModels, Snapshot
 from kb.retrieval import Retriever

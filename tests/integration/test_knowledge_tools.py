@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.prefetch import attachment_text
+from graph.prefetch import attachment_text
 from kb.service import open_service
 from kb.settings import load_settings
 from kb.tools import KnowledgeTools, ToolError

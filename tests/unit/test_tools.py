@@ -8,7 +8,7 @@ import pytest
 from kb.agent import _Gathered
 from kb.documents import build_document
 from kb.hop import HopResult
-from kb.neighbourhood import document_graph, neighbourhood
+from graph.neighbourhood import document_graph, neighbourhood
 from kb.parsing import parse_file
 from kb.tools import KnowledgeTools, ToolError, _integer, citation, tool_schemas
 from kb.turn import Source
