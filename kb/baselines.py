@@ -22,7 +22,7 @@ from kb.pipeline import Pipeline
 from graph.prefetch import PrefetchResult
 from kb.prompts import ATTACHMENT_SECTION
 from kb.readmodels import Snapshot
-from kb.references import extract_references
+from kb.ingest.references import extract_references
 from kb.section import SectionLine, extract_section
 from kb.sources import cited_numbers
 from kb.turn import Hit, Source, TurnRequest

@@ -19,8 +19,8 @@ from typing import Sequence
 from kb.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
 from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_questions, score
-from kb.ingest import expand_paths
-from kb.parsing import SUPPORTED_EXTENSIONS
+from kb.ingest.ingestor import expand_paths
+from kb.ingest.parsing import SUPPORTED_EXTENSIONS
 from kb.pipeline import Pipeline
 from kb.readmodels import Snapshot
 from kb.progress import progress_bar

@@ -7,9 +7,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from kb.attachments import is_header_line, is_toc_line
+from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
-from kb.parsing import CELL_SEPARATOR
+from kb.ingest.parsing import CELL_SEPARATOR
 from kb.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.tokens import tokenize
 from kb.turn import Source

@@ -8,7 +8,7 @@ from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
 from kb.bm25 import BM25Index, IndexedChunk, TokenCache
-from kb.ingest import Ingestor
+from kb.ingest.ingestor import Ingestor
 
 
 @dataclass(frozen=True)

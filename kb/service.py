@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from kb.chunking import chunk_id
+from kb.ingest.chunking import chunk_id
 from kb.history import History
 from kb.llm import ChatModel, OpenAIChatModel
 from kb.pipeline import Pipeline

@@ -7,7 +7,7 @@ from graph.factory import open_graph_store
 from graph.store import GraphStore
 from kb.chroma_store import ChromaVectorStore
 from kb.embeddings import make_embedder
-from kb.ingest import Ingestor
+from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
 from kb.vectors import VectorStore
 

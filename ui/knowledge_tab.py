@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 import gradio as gr
 import plotly.graph_objects as go
 
-from kb.parsing import SUPPORTED_EXTENSIONS
+from kb.ingest.parsing import SUPPORTED_EXTENSIONS
 from kb.service import Service
 from ui.knowledge import DOCUMENT_COLUMNS, document_choices, document_rows, document_view_html, ingest_results_html
 from ui.library_figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents

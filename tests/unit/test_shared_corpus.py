@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.documents import build_document
-from kb.parsing import parse_file
+from kb.ingest.assemble import build_document
+from kb.ingest.parsing import parse_file
 from tests.conftest import SHARED_CORPUS
 
 pytestmark = pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from kb.attachments import split_attachments
-from kb.chunking import chunk_document
+from kb.ingest.splitting import split_attachments
+from kb.ingest.chunking import chunk_document
 from kb.model import Attachment, Document, ParsedFile, Part
-from kb.references import extract_references
+from kb.ingest.references import extract_references
 
 PART_SEPARATOR = "\n\n"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from graph.store import GraphStore
-from kb.documents import AttachmentFile, build_document, document_id, stored_parts
+from kb.ingest.assemble import AttachmentFile, build_document, document_id, stored_parts
 from kb.errors import AnnexError, IngestError, ParseError
 from kb.model import Document, IngestResult, ParsedFile
-from kb.parsing import SUPPORTED_EXTENSIONS, parse_file
-from kb.presplit import PresplitName, presplit_name
+from kb.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from kb.ingest.presplit import PresplitName, presplit_name
 from kb.settings import Settings
 from kb.vectors import VectorStore
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.ingest import Progress, expand_paths
+from kb.ingest.ingestor import Progress, expand_paths
 from kb.model import IngestResult
-from kb.presplit import presplit_name
+from kb.ingest.presplit import presplit_name
 from kb.service import Service
 
 
