@@ -19,8 +19,8 @@ from kb.history import History
 from kb.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage, ToolCall, complete_with_tools
 from kb.pipeline import Pipeline
 from kb.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
-from kb.readmodels import ReadModels, Snapshot
-from kb.retrieval import Retriever
+from kb.search.readmodels import ReadModels, Snapshot
+from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.sources import build_sources
 from kb.tools import KnowledgeTools, ToolError, citation, tool_schemas

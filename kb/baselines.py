@@ -21,7 +21,7 @@ from kb.model import Chunk
 from kb.pipeline import Pipeline
 from graph.prefetch import PrefetchResult
 from kb.prompts import ATTACHMENT_SECTION
-from kb.readmodels import Snapshot
+from kb.search.readmodels import Snapshot
 from kb.ingest.references import extract_references
 from kb.section import SectionLine, extract_section
 from kb.sources import cited_numbers

@@ -22,7 +22,7 @@ from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_question
 from kb.ingest.ingestor import expand_paths
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS
 from kb.pipeline import Pipeline
-from kb.readmodels import Snapshot
+from kb.search.readmodels import Snapshot
 from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import load_settings

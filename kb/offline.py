@@ -11,7 +11,7 @@ from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
-from kb.tokens import tokenize
+from kb.search.tokens import tokenize
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer

@@ -15,8 +15,8 @@ from kb.llm import ChatModel, LLMError
 from kb.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
 from kb.prompts import EMPTY_KB, FALLBACK_NOTICE
-from kb.readmodels import ReadModels, Snapshot
-from kb.retrieval import Retriever
+from kb.search.readmodels import ReadModels, Snapshot
+from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.sources import build_messages, build_sources, referenced_docs
 from kb.turn import GraphPath, Hit, Source, TurnRequest

@@ -8,9 +8,9 @@ from kb.ingest.chunking import chunk_id
 from kb.history import History
 from kb.llm import ChatModel, OpenAIChatModel
 from kb.pipeline import Pipeline
-from kb.readmodels import ReadModels
-from kb.rerank import EndpointReranker, LexicalReranker, Reranker
-from kb.retrieval import Retriever
+from kb.search.readmodels import ReadModels
+from kb.search.rerank import EndpointReranker, LexicalReranker, Reranker
+from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.stores import Stores, open_stores
 from kb.turn import Hit

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 from graph.factory import open_graph_store
 from graph.store import GraphStore
-from kb.chroma_store import ChromaVectorStore
-from kb.embeddings import make_embedder
+from kb.search.chroma import ChromaVectorStore
+from kb.search.embeddings import make_embedder
 from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
-from kb.vectors import VectorStore
+from kb.search.vectors import VectorStore
 
 
 @dataclass

@@ -15,8 +15,8 @@ from kb.errors import AnnexError
 from kb.hop import HopResult, post_answer_hop
 from graph.neighbourhood import attachment_node_id, neighbourhood
 from kb.prompts import ATTACHMENT_SECTION
-from kb.readmodels import ReadModels, Snapshot
-from kb.retrieval import Retriever
+from kb.search.readmodels import ReadModels, Snapshot
+from kb.search.retrieval import Retriever
 from kb.section import extract_section
 from kb.turn import Hit, TurnRequest
 

@@ -14,7 +14,7 @@ from kb.model import Document, IngestResult, ParsedFile
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
 from kb.ingest.presplit import PresplitName, presplit_name
 from kb.settings import Settings
-from kb.vectors import VectorStore
+from kb.search.vectors import VectorStore
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) → None
 WRITE_BATCH = 200  # documents per store write

@@ -16,11 +16,11 @@ from typing import Callable, Iterator
 
 import pytest
 
-from kb.chroma_store import ChromaVectorStore, VectorStoreError
-from kb.embeddings import make_embedder
+from kb.search.chroma import ChromaVectorStore, VectorStoreError
+from kb.search.embeddings import make_embedder
 from kb.model import BODY, Attachment, Chunk, Document
 from kb.settings import Settings
-from kb.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
+from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE_QUESTION = "各成员单位的应急值班电话是多少？"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
-from kb.bm25 import BM25Index, IndexedChunk, TokenCache
+from kb.search.bm25 import BM25Index, IndexedChunk, TokenCache
 from kb.ingest.ingestor import Ingestor
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Sequence
 
-from kb.bm25 import BM25Index, IndexedChunk
-from kb.rerank import Reranker
+from kb.search.bm25 import BM25Index, IndexedChunk
+from kb.search.rerank import Reranker
 from kb.turn import Hit, TurnRequest
-from kb.vectors import VectorHit, VectorStore
+from kb.search.vectors import VectorHit, VectorStore
 
 RRF_K = 60
 CANDIDATES = 50  # per retriever, before threshold and topK

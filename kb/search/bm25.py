@@ -9,7 +9,7 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
-from kb.tokens import tokenize
+from kb.search.tokens import tokenize
 
 
 @dataclass(frozen=True)

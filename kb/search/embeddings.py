@@ -9,7 +9,7 @@ import numpy as np
 
 from kb.errors import AnnexError
 from kb.settings import Settings, SettingsError
-from kb.vectors import Embedder
+from kb.search.vectors import Embedder
 
 # Weights of character n-grams: Chinese words are mostly two characters, so bigrams carry the meaning;
 # unigrams keep recall for single-character words, trigrams sharpen longer terms and numbers.

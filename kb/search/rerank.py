@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Protocol, Sequence
 
 from kb.errors import AnnexError
-from kb.tokens import tokenize
+from kb.search.tokens import tokenize
 
 
 class RerankError(AnnexError):
