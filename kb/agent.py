@@ -14,15 +14,15 @@ from dataclasses import asdict
 from typing import Any, Iterator
 
 from kb.errors import AnnexError
-from kb.events import Event
-from kb.history import History
-from kb.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage, ToolCall, complete_with_tools
-from kb.pipeline import Pipeline
-from kb.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
+from kb.answer.events import Event
+from kb.answer.history import History
+from kb.answer.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage, ToolCall, complete_with_tools
+from kb.answer.pipeline import Pipeline
+from kb.answer.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
 from kb.settings import Settings
-from kb.sources import build_sources
+from kb.answer.sources import build_sources
 from kb.tools import KnowledgeTools, ToolError, citation, tool_schemas
 from kb.turn import Source, TurnRequest
 

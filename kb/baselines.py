@@ -16,15 +16,15 @@ from typing import Protocol, Sequence
 
 from graph.resolve import Resolution
 from graph.store import AttachmentInfo
-from kb.hop import HopResult, assemble_hop
+from kb.answer.hop import HopResult, assemble_hop
 from kb.model import Chunk
-from kb.pipeline import Pipeline
+from kb.answer.pipeline import Pipeline
 from graph.prefetch import PrefetchResult
-from kb.prompts import ATTACHMENT_SECTION
+from kb.answer.prompts import ATTACHMENT_SECTION
 from kb.search.readmodels import Snapshot
 from kb.ingest.references import extract_references
-from kb.section import SectionLine, extract_section
-from kb.sources import cited_numbers
+from kb.answer.section import SectionLine, extract_section
+from kb.answer.sources import cited_numbers
 from kb.turn import Hit, Source, TurnRequest
 
 NO_PREFETCH = PrefetchResult((), ())

@@ -21,7 +21,7 @@ from kb.errors import AnnexError
 from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest.ingestor import expand_paths
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS
-from kb.pipeline import Pipeline
+from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import Snapshot
 from kb.progress import progress_bar
 from kb.service import Service, open_service

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from kb.ingest.chunking import chunk_id
-from kb.history import History
-from kb.llm import ChatModel, OpenAIChatModel
-from kb.pipeline import Pipeline
+from kb.answer.history import History
+from kb.answer.llm import ChatModel, OpenAIChatModel
+from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import ReadModels
 from kb.search.rerank import EndpointReranker, LexicalReranker, Reranker
 from kb.search.retrieval import Retriever

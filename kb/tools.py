@@ -12,12 +12,12 @@ from typing import Any, Sequence
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from kb.errors import AnnexError
-from kb.hop import HopResult, post_answer_hop
+from kb.answer.hop import HopResult, post_answer_hop
 from graph.neighbourhood import attachment_node_id, neighbourhood
-from kb.prompts import ATTACHMENT_SECTION
+from kb.answer.prompts import ATTACHMENT_SECTION
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
-from kb.section import extract_section
+from kb.answer.section import extract_section
 from kb.turn import Hit, TurnRequest
 
 TOOL_NAMES = ("search_chunks", "search_by_tags", "get_document", "resolve_attachments", "graph_neighbors")

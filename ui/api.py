@@ -20,9 +20,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from kb.errors import AnnexError
-from kb.events import Event, jsonable
-from kb.history import UnknownConversation
-from kb.pipeline import InvalidRequest, UnknownLibrary
+from kb.answer.events import Event, jsonable
+from kb.answer.history import UnknownConversation
+from kb.answer.pipeline import InvalidRequest, UnknownLibrary
 from kb.turn import TurnRequest, TurnResult
 
 _DEFAULTS = TurnRequest("")

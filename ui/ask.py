@@ -13,7 +13,7 @@ from typing import Any, Iterator, Sequence
 import gradio as gr
 
 from kb.errors import AnnexError
-from kb.history import UnknownConversation
+from kb.answer.history import UnknownConversation
 from kb.service import Service
 from kb.turn import TurnRequest
 from ui import citations, paths_figure, thinking

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from kb.events import Event, jsonable
-from kb.prompts import ATTACHMENT_BLOCK_HEADER
+from kb.answer.events import Event, jsonable
+from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER
 from ui.safe import md
 
 THINKING_TITLE = "🧭 思考过程 · 检索与图谱跳转"

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from kb.llm import LLMError, ModelDelta, OpenAIChatModel, TokenUsage
+from kb.answer.llm import LLMError, ModelDelta, OpenAIChatModel, TokenUsage
 from kb.settings import Settings
 from tests.fake_openai import FakeChatServer, Script
 

@@ -6,8 +6,8 @@ import dataclasses
 import gradio as gr
 import pytest
 
-from kb.llm import OpenAIChatModel
-from kb.pipeline import Pipeline
+from kb.answer.llm import OpenAIChatModel
+from kb.answer.pipeline import Pipeline
 from tests.fake_openai import FakeChatServer, Script
 from ui.ask import ChatHandlers
 from ui.chat import ATTACHMENTS_TITLE, THINKING_TITLE, TurnView

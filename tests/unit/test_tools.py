@@ -7,7 +7,7 @@ import pytest
 
 from kb.agent import _Gathered
 from kb.ingest.assemble import build_document
-from kb.hop import HopResult
+from kb.answer.hop import HopResult
 from graph.neighbourhood import document_graph, neighbourhood
 from kb.ingest.parsing import parse_file
 from kb.tools import KnowledgeTools, ToolError, _integer, citation, tool_schemas

@@ -8,9 +8,9 @@ from graph.resolve import AttachmentCatalog, Resolution, resolve_line
 from graph.store import GraphReads
 from kb.model import Chunk
 from graph.prefetch import attachment_text
-from kb.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_ITEM, ATTACHMENT_MISSING
-from kb.section import SectionLine, extract_section
-from kb.sources import cited_numbers
+from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_ITEM, ATTACHMENT_MISSING
+from kb.answer.section import SectionLine, extract_section
+from kb.answer.sources import cited_numbers
 from kb.turn import AttachmentItem, GraphPath, PathStep, Source, merge_spans
 
 

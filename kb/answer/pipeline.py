@@ -8,17 +8,17 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Generator, Iterator
 
 from kb.errors import AnnexError
-from kb.events import Event, jsonable
-from kb.history import History, MessageLink
-from kb.hop import HopResult, post_answer_hop
-from kb.llm import ChatModel, LLMError
-from kb.offline import ExtractiveAnswerer
+from kb.answer.events import Event, jsonable
+from kb.answer.history import History, MessageLink
+from kb.answer.hop import HopResult, post_answer_hop
+from kb.answer.llm import ChatModel, LLMError
+from kb.answer.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
-from kb.prompts import EMPTY_KB, FALLBACK_NOTICE
+from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
 from kb.settings import Settings
-from kb.sources import build_messages, build_sources, referenced_docs
+from kb.answer.sources import build_messages, build_sources, referenced_docs
 from kb.turn import GraphPath, Hit, Source, TurnRequest
 
 _BLOCK_START = "\n\n**相关附件内容："

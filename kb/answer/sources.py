@@ -6,7 +6,7 @@ from typing import Sequence
 
 from graph.store import DocumentSummary
 from graph.prefetch import Prefetched
-from kb.prompts import NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT, USER_PROMPT
+from kb.answer.prompts import NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT, USER_PROMPT
 from kb.turn import Hit, ReferencedDoc, Source, merge_spans
 
 _CITATION = re.compile(r"\[(\d+(?:\s*[,，、]\s*\d+)*)\]")

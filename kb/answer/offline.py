@@ -10,7 +10,7 @@ from typing import Sequence
 from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
 from kb.ingest.parsing import CELL_SEPARATOR
-from kb.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
+from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.search.tokens import tokenize
 from kb.turn import Source
 
