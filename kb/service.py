@@ -43,7 +43,7 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
         model = OpenAIChatModel.from_settings(settings)
     pipeline_class = Pipeline
     if settings.agent_mode:
-        from kb.agent import AgentPipeline  # the agent pipeline builds on this module's Pipeline
+        from kb.agent.pipeline import AgentPipeline  # the agent pipeline builds on this module's Pipeline
 
         pipeline_class = AgentPipeline
     return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model))

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from kb.agent import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
+from kb.agent.pipeline import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
 from kb.answer.llm import OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest

@@ -23,7 +23,7 @@ from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.answer.sources import build_sources
-from kb.tools import KnowledgeTools, ToolError, citation, tool_schemas
+from kb.agent.tools import KnowledgeTools, ToolError, citation, tool_schemas
 from kb.turn import Source, TurnRequest
 
 MAX_ROUNDS = 5  # model calls that may ask for tools; then it must answer
