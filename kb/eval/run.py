@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Sequence
 
 
-from kb.baselines import KeywordPipeline, NaivePipeline
+from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
-from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_questions, score
+from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest.ingestor import expand_paths
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS
 from kb.answer.pipeline import Pipeline

@@ -18,16 +18,16 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
-from kb.baselines import KeywordPipeline
+from kb.eval.baselines import KeywordPipeline
 from kb.errors import AnnexError
-from kb.eval_metrics import percentile
+from kb.eval.metrics import percentile
 from kb.answer.hop import post_answer_hop
 from graph.prefetch import prefetch
 from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import load_settings
 from kb.answer.sources import build_sources
-from kb.synthetic import SyntheticDoc, chinese_number, generate
+from kb.eval.synthetic import SyntheticDoc, chinese_number, generate
 from kb.turn import Source, TurnRequest
 
 DEFAULT_DOCS = 200
