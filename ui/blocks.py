@@ -6,8 +6,8 @@ from typing import Any, Callable, Iterator, Sequence
 import gradio as gr
 
 from kb.service import Service
-from ui import citations, paths_figure, thinking
-from ui.ask import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.chat import citations, paths_figure, thinking
+from ui.chat.handlers import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
 from ui.knowledge_tab import build_knowledge_tab
 from ui.theme import CSS, THEME
 

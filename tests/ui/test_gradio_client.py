@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from gradio_client import Client
 
-from ui.ask import OUTPUTS
+from ui.chat.handlers import OUTPUTS
 
 # The settings accordion's defaults, in ui.ask.KNOBS order (the client passes every visible input).
 KNOBS = ([], 20, 0.7, True, False, False, 2, False, 3)

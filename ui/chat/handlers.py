@@ -16,8 +16,8 @@ from kb.errors import AnnexError
 from kb.answer.history import UnknownConversation
 from kb.service import Service
 from kb.turn import TurnRequest
-from ui import citations, paths_figure, thinking
-from ui.chat import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
+from ui.chat import citations, paths_figure, thinking
+from ui.chat.turn_view import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
 
 OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
            "citation_select", "source", "paths", "conversations")

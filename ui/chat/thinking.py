@@ -1,7 +1,7 @@
 """The thinking panel: the pipeline's trace step by step, the model's reasoning, and the turn's vital signs."""
 from __future__ import annotations
 
-from ui.chat import TurnView
+from ui.chat.turn_view import TurnView
 from ui.safe import h
 
 EMPTY = '<div class="annex-empty">提问后，这里显示检索查询、命中的片段数、每一次图谱跳转，以及模型的思考（如有）。</div>'
