@@ -8,7 +8,7 @@ import gradio as gr
 from kb.service import Service
 from ui.chat import citations, paths_figure, thinking
 from ui.chat.handlers import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
-from ui.knowledge_tab import build_knowledge_tab
+from ui.library.tab import build_knowledge_tab
 from ui.theme import CSS, THEME
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]

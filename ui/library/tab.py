@@ -12,8 +12,8 @@ import plotly.graph_objects as go
 
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS
 from kb.service import Service
-from ui.knowledge import DOCUMENT_COLUMNS, document_choices, document_rows, document_view_html, ingest_results_html
-from ui.library_figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
+from ui.library.render import DOCUMENT_COLUMNS, document_choices, document_rows, document_view_html, ingest_results_html
+from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 
 ALL_LIBRARIES = "全部"
 ProgressFn = Callable[..., object]
