@@ -6,11 +6,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Mapping
 
+from kb.errors import SettingsError
+
+__all__ = ["ENV_PREFIX", "Settings", "SettingsError", "load_settings"]
+
 ENV_PREFIX = "ANNEX_"
-
-
-class SettingsError(ValueError):
-    """A setting has a value that cannot be used."""
 
 
 @dataclass(frozen=True)
