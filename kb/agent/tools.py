@@ -5,12 +5,12 @@ of the MCP schema (Gradio parses them) and of the agent's function schemas (tool
 """
 from __future__ import annotations
 
-import inspect
 from pathlib import PurePath
 from typing import Any, Sequence
 
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
+from kb.agent.schemas import function_schemas
 from kb.errors import AnnexError
 from kb.answer.hop import HopResult, post_answer_hop
 from graph.neighbourhood import attachment_node_id, neighbourhood
@@ -244,21 +244,4 @@ def _summary(d: DocumentSummary) -> dict:
 
 def tool_schemas(tools: KnowledgeTools) -> list[dict]:
     """OpenAI function-calling schemas of the tools, from their signatures and docstrings."""
-    kinds = {"str": "string", "int": "integer"}
-    schemas = []
-    for name in TOOL_NAMES:
-        method = getattr(tools, name)
-        doc = inspect.getdoc(method) or ""
-        described = dict(line.strip().split(": ", 1) for line in doc.split("Args:")[1].split("Returns:")[0].splitlines()
-                         if ": " in line)
-        params, required = {}, []
-        for p in inspect.signature(method).parameters.values():
-            params[p.name] = {"type": kinds[str(p.annotation)], "description": described.get(p.name, "")}
-            if p.default is inspect.Parameter.empty:
-                required.append(p.name)
-            else:
-                params[p.name]["default"] = p.default
-        schemas.append({"type": "function", "function": {
-            "name": name, "description": doc.split("\n")[0],
-            "parameters": {"type": "object", "properties": params, "required": required}}})
-    return schemas
+    return function_schemas(tools, TOOL_NAMES)
