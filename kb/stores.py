@@ -28,6 +28,6 @@ class Stores:
 def open_stores(settings: Settings) -> Stores:
     """Open (creating if needed) the stores under settings.store_dir."""
     settings.store_dir.mkdir(parents=True, exist_ok=True)
-    graph = open_graph_store(settings)
+    graph = open_graph_store(settings.graph_dir, settings.graph_engine)
     vectors = ChromaVectorStore(settings, make_embedder(settings))
     return Stores(settings, graph, vectors, Ingestor(settings, graph, vectors))
