@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from graph.store import attachment_node_id
 from kb.model import BODY, Document
 
 MAX_NODES = 150  # a neighbourhood is cut at this many nodes (a document can hold hundreds of chunks)
@@ -30,11 +31,6 @@ class Edge:
     target: str
     type: str  # HAS_ATTACHMENT | HAS_CHUNK | REFERENCES
     mention: str = ""  # for REFERENCES: the text that cites the attachment
-
-
-def attachment_node_id(doc_id: str, label: str) -> str:
-    """The id of an attachment node (as in graph paths and the graph store)."""
-    return f"{doc_id}:{label}"
 
 
 def document_graph(doc: Document) -> tuple[dict[str, Node], list[Edge]]:

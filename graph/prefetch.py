@@ -5,9 +5,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from graph.resolve import AttachmentCatalog
-from graph.store import GraphReads
-from kb.model import Chunk
-from kb.turn import GraphPath, Hit, PathStep
+from graph.store import GraphPath, GraphReads, PathStep, attachment_node_id
+from kb.model import Chunk, Hit
 
 TRUNCATED = "\n…（附件内容超出预取字数上限，已截断）"
 
@@ -92,4 +91,4 @@ def _chunk_step(chunk_id: str, doc_id: str, owner: str, index: int) -> PathStep:
 
 def _attachment_step(catalog: AttachmentCatalog, doc_id: str, label: str, mention: str) -> PathStep:
     info = catalog.get(doc_id, label)
-    return PathStep("attachment", f"{doc_id}:{label}", f"{label} {info.title}" if info else label, doc_id, mention)
+    return PathStep("attachment", attachment_node_id(doc_id, label), f"{label} {info.title}" if info else label, doc_id, mention)

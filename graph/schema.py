@@ -13,7 +13,7 @@ DOCUMENT = (
     "n_attachments INT64, n_chunks INT64, n_dangling INT64)"
 )
 
-# id = f"{doc_id}:{label}"; pos = index in Document.attachments
+# id = attachment_node_id(doc_id, label) (graph/store.py); pos = index in Document.attachments
 ATTACHMENT = (
     "CREATE NODE TABLE IF NOT EXISTS Attachment("
     "id STRING PRIMARY KEY, doc_id STRING, label STRING, kind STRING, number STRING, title STRING, "

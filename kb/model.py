@@ -112,3 +112,22 @@ class IngestResult:
     status: str = "ingested"  # ingested | unchanged | error | attached
     error: str | None = None
     document: Document | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved chunk with its scores; `score` is the relative relevance the threshold applies to."""
+
+    chunk_id: str
+    doc_id: str
+    library: str
+    attachment: str  # label, or "" for a body chunk
+    index: int
+    start: int
+    end: int
+    text: str
+    score: float
+    vector_score: float | None = None
+    bm25_score: float | None = None
+    rerank_score: float | None = None
+    expanded: bool = False  # added by context expansion, not by search

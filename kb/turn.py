@@ -4,6 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from graph.store import GraphPath, PathStep
+from kb.model import Hit
+
+__all__ = ["AttachmentItem", "GraphPath", "Hit", "PathStep", "ReferencedDoc", "Source", "TurnRequest", "TurnResult",
+           "merge_spans"]
+
 MAX_QUESTION_CHARS = 4000
 
 
@@ -27,25 +33,6 @@ class TurnRequest:
 
 
 @dataclass(frozen=True)
-class Hit:
-    """A retrieved chunk with its scores; `score` is the relative relevance the threshold applies to."""
-
-    chunk_id: str
-    doc_id: str
-    library: str
-    attachment: str  # label, or "" for a body chunk
-    index: int
-    start: int
-    end: int
-    text: str
-    score: float
-    vector_score: float | None = None
-    bm25_score: float | None = None
-    rerank_score: float | None = None
-    expanded: bool = False  # added by context expansion, not by search
-
-
-@dataclass(frozen=True)
 class Source:
     """A numbered reference the model sees: retrieved chunks of one place, or a prefetched attachment."""
 
@@ -61,25 +48,6 @@ class Source:
     score: float
     prefetched: bool = False  # reached through REFERENCES rather than by search
     via: str = ""  # the mention that led here, for prefetched attachments
-
-
-@dataclass(frozen=True)
-class PathStep:
-    """One node of a graph path, for the paths panel."""
-
-    kind: str  # chunk | attachment | answer
-    id: str
-    label: str
-    doc_id: str = ""
-    mention: str = ""  # the mention on the edge that led to this node
-
-
-@dataclass(frozen=True)
-class GraphPath:
-    """chunk → attachment → attachment, or answer → attachment for the post-answer hop."""
-
-    steps: tuple[PathStep, ...]
-    stage: str  # prefetch | search | post_hop
 
 
 @dataclass(frozen=True)

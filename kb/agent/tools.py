@@ -9,11 +9,11 @@ from pathlib import PurePath
 from typing import Any, Sequence
 
 from graph.resolve import AttachmentCatalog
-from graph.store import DocumentSummary, GraphStore
+from graph.store import DocumentSummary, GraphStore, attachment_node_id
 from kb.agent.schemas import function_schemas
 from kb.errors import AnnexError
 from kb.answer.hop import HopResult, post_answer_hop
-from graph.neighbourhood import attachment_node_id, neighbourhood
+from graph.neighbourhood import neighbourhood
 from kb.answer.prompts import ATTACHMENT_SECTION
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from graph.resolve import AttachmentCatalog, Resolution, resolve_line
-from graph.store import GraphReads
+from graph.store import GraphReads, attachment_node_id
 from kb.model import Chunk
 from graph.prefetch import attachment_text
 from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_ITEM, ATTACHMENT_MISSING
@@ -83,7 +83,7 @@ def assemble_hop(
                                     tuple(c.id for c in chunks), text, spans))
         blocks.append(ATTACHMENT_ITEM.format(label=info.label, title=info.title, doc_title=info.doc_title, cite=source.n) + "\n" + text)
         paths.append(GraphPath((PathStep("answer", "answer", "回答·相关附件"),
-                                PathStep("attachment", f"{info.doc_id}:{info.label}", f"{info.label} {info.title}",
+                                PathStep("attachment", attachment_node_id(info.doc_id, info.label), f"{info.label} {info.title}",
                                          info.doc_id, line.text)), "post_hop"))
     block = ATTACHMENT_BLOCK_HEADER + "\n\n" + "\n\n".join(blocks)
     return HopResult(tuple(items), block, tuple(hop_sources), tuple(paths))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from graph.store import attachment_node_id
 from kb.labels import parse_label
 
 KINDS = ("attachment", "body", "unanswerable")
@@ -59,7 +60,7 @@ class Outcome:
         return {
             "line": q.line, "kind": q.kind, "doc": q.doc, "question": q.question, "ms": round(self.ms, 1),
             "expected": list(q.labels), "found": list(self.found), "missing": list(self.missing),
-            "other_docs_attachments": self.other, "shown": sorted(f"{d}:{label}" for d, label in self.shown),
+            "other_docs_attachments": self.other, "shown": sorted(attachment_node_id(d, label) for d, label in self.shown),
             "answer_contains_ok": self.contains_ok, "absent": list(self.absent),
             "unanswerable_ok": self.unanswerable_ok, "answer": self.answer,
         }

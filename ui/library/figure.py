@@ -9,7 +9,7 @@ from typing import Sequence
 import networkx as nx
 import plotly.graph_objects as go
 
-from graph.store import AttachmentInfo, DocumentSummary
+from graph.store import AttachmentInfo, DocumentSummary, attachment_node_id
 from kb.model import BODY, Document
 from ui.safe import clip, h
 
@@ -52,11 +52,11 @@ def library_graph(docs: Sequence[Document]) -> nx.DiGraph:
         graph.add_node(doc.id, kind="document", label=doc.title, doc=doc.id, order=0)
         shown = doc.attachments[:MAX_ATTACHMENTS]
         for i, a in enumerate(shown):
-            graph.add_node(f"{doc.id}:{a.label}", kind="attachment", label=a.label, title=a.title, doc=doc.id, order=i + 1)
-            graph.add_edge(doc.id, f"{doc.id}:{a.label}", kind="has")
+            graph.add_node(attachment_node_id(doc.id, a.label), kind="attachment", label=a.label, title=a.title, doc=doc.id, order=i + 1)
+            graph.add_edge(doc.id, attachment_node_id(doc.id, a.label), kind="has")
         present = {a.label for a in shown}
         for r in doc.references:
-            source = doc.id if r.source == BODY else f"{doc.id}:{r.source}"
+            source = doc.id if r.source == BODY else attachment_node_id(doc.id, r.source)
             if source != doc.id and r.source not in present:
                 continue
             if r.target is None:
@@ -64,7 +64,7 @@ def library_graph(docs: Sequence[Document]) -> nx.DiGraph:
                 graph.add_node(target, kind="dangling", label=f"{r.label}✗", title="引用了不存在的附件", doc=doc.id,
                                order=len(shown) + 1)
             elif r.target in present:
-                target = f"{doc.id}:{r.target}"
+                target = attachment_node_id(doc.id, r.target)
             else:
                 continue
             if source == target:
