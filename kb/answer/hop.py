@@ -14,6 +14,11 @@ from kb.answer.sources import cited_numbers
 from kb.turn import AttachmentItem, GraphPath, PathStep, Source, merge_spans
 
 
+
+def without_block(text: str) -> str:
+    """The answer before the hop's block: the block is annex-rag's own, never the model's words."""
+    return text.split(ATTACHMENT_BLOCK_HEADER, 1)[0].removesuffix("\n\n")
+
 @dataclass(frozen=True)
 class HopResult:
     items: tuple[AttachmentItem, ...]

@@ -10,7 +10,7 @@ from typing import Callable, Generator, Iterator
 from kb.errors import AnnexError
 from kb.answer.events import Event, jsonable
 from kb.answer.history import History, MessageLink
-from kb.answer.hop import HopResult, post_answer_hop
+from kb.answer.hop import HopResult, post_answer_hop, without_block
 from kb.answer.llm import ChatModel, LLMError
 from kb.answer.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
@@ -21,7 +21,6 @@ from kb.settings import Settings
 from kb.answer.sources import build_messages, build_sources, referenced_docs
 from kb.turn import GraphPath, Hit, Source, TurnRequest
 
-_BLOCK_START = "\n\n**相关附件内容："
 
 
 class InvalidRequest(AnnexError):
@@ -235,4 +234,4 @@ class Pipeline:
         if turns <= 0:
             return []
         messages = self.history.messages(conversation_id)[-2 * turns :]
-        return [(m.role, m.content.split(_BLOCK_START)[0]) for m in messages]
+        return [(m.role, without_block(m.content)) for m in messages]

@@ -29,7 +29,8 @@ FALLBACK_NOTICE = "⚠️ 模型服务调用失败（{error}），以下为离�
 
 # The post-answer attachment hop's block.
 ATTACHMENT_SECTION = "**相关附件**"
-ATTACHMENT_BLOCK_HEADER = "**相关附件内容：**"
+ATTACHMENT_BLOCK_TITLE = "相关附件内容"
+ATTACHMENT_BLOCK_HEADER = f"**{ATTACHMENT_BLOCK_TITLE}：**"
 ATTACHMENT_ITEM = "**{label}-{title}**（《{doc_title}》）[{cite}]"
 ATTACHMENT_MISSING = "{label}内容未检索到确证"
 

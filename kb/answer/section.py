@@ -5,6 +5,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from kb.answer.prompts import ATTACHMENT_BLOCK_TITLE
 from kb.labels import LABEL, make_label
 
 # The section heading in the forms models write it: **相关附件**, 相关附件：, ### 相关附件, 【相关附件】
@@ -13,7 +14,7 @@ _HEADING = re.compile(
     re.M,
 )
 # The block annex-rag itself appends after the answer; never read it back as the model's section.
-_CONTENT_BLOCK = re.compile(r"^\s*(?:\*\*)?相关附件内容", re.M)
+_CONTENT_BLOCK = re.compile(r"^\s*(?:\*\*)?" + ATTACHMENT_BLOCK_TITLE, re.M)
 _BULLET = re.compile(r"^\s*(?:[-*+•·]|\d+[.、)）]|[（(]\d+[)）]|[①-⑳])\s*")
 _CITATION = re.compile(r"\s*[-–—]?\s*\[[^\]]*\]\((?:CITE|cite)[^)]*\)|\s*\[\d+(?:[,，]\s*\d+)*\]|\s*\[\^?\d+\]")
 _NONE = re.compile(r"^(?:无|没有|暂无|none|n/?a|—|-)[。.]?$", re.I)

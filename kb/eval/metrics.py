@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Sequence
 
 from graph.store import attachment_node_id
+from kb.answer.hop import without_block
 from kb.labels import parse_label
 
 KINDS = ("attachment", "body", "unanswerable")
 # How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
 NOT_IN_KB = re.compile(r"没有找到|未找到|没有检索到|未检索到|没有相关|无法回答|不包含|没有提供|未提供|没有提及|未提及")
-_BLOCK = "**相关附件内容："
 _SPACE = re.compile(r"\s+")
 
 
@@ -133,7 +133,7 @@ def score(outcome: Outcome, shown_text: str) -> Outcome:
         outcome.absent = tuple(s for s in q.answer_contains if _fold(s) not in seen)
         outcome.contains_ok = not outcome.absent
     else:
-        outcome.unanswerable_ok = bool(NOT_IN_KB.search(shown_text.split(_BLOCK)[0]))
+        outcome.unanswerable_ok = bool(NOT_IN_KB.search(without_block(shown_text)))
     return outcome
 
 

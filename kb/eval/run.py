@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 
+from kb.answer.hop import without_block
 from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions, score
@@ -177,7 +178,7 @@ def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, 
         elif e.type == "referenced_docs":  # the answer's references: cited chunks and prefetched attachments
             ids = [cid for doc in e.data["docs"] for cid in doc.chunk_ids]
             shown.update((c.doc_id, c.attachment) for c in service.stores.graph.chunks_by_id(ids) if c.attachment)
-    answer = text.split("\n\n**相关附件内容：")[0]
+    answer = without_block(text)
     return score(Outcome(q, doc_id, ms, shown, answer=answer), text)
 
 

@@ -5,11 +5,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from kb.answer.events import Event, jsonable
-from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER
+from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_BLOCK_TITLE
 from ui.safe import md
 
 THINKING_TITLE = "🧭 思考过程 · 检索与图谱跳转"
-ATTACHMENTS_TITLE = "📎 相关附件内容 · 经图谱取回的附件原文"
+ATTACHMENTS_TITLE = f"📎 {ATTACHMENT_BLOCK_TITLE} · 经图谱取回的附件原文"
 WORKING = "正在检索…"
 _BLOCK_SPLIT = "\n\n" + ATTACHMENT_BLOCK_HEADER
 
