@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-KINDS = ("附件", "附录", "附表")
 KIND = r"(?P<kind>附件|附录|附表)"
 _CN_DIGITS = "零〇一二三四五六七八九两"
 _CN_NUM = r"[零〇一二两三四五六七八九十百]+"

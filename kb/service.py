@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from kb.agent.pipeline import AgentPipeline
 from kb.ingest.chunking import chunk_id
 from kb.answer.history import History
 from kb.answer.llm import ChatModel, OpenAIChatModel
@@ -43,8 +44,6 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
         model = OpenAIChatModel.from_settings(settings)
     pipeline_class = Pipeline
     if settings.agent_mode:
-        from kb.agent.pipeline import AgentPipeline  # the agent pipeline builds on this module's Pipeline
-
         pipeline_class = AgentPipeline
     return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model))
 

@@ -10,9 +10,6 @@ from kb.model import Hit
 __all__ = ["AttachmentItem", "GraphPath", "Hit", "PathStep", "ReferencedDoc", "Source", "TurnRequest", "TurnResult",
            "merge_spans"]
 
-MAX_QUESTION_CHARS = 4000
-
-
 @dataclass(frozen=True)
 class TurnRequest:
     """One question and the knobs of the knowledge-service design (its defaults)."""

@@ -8,6 +8,7 @@ from typing import Any, Iterator, Protocol
 import openai
 
 from kb.errors import AnnexError
+from kb.settings import Settings
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
@@ -125,21 +126,20 @@ class OpenAIChatModel:
         )
 
     @classmethod
-    def from_settings(cls, settings: object) -> OpenAIChatModel:
-        """Build from Settings.llm_* fields (read with defaults until Settings carries them)."""
-        base_url = str(getattr(settings, "llm_base_url", "") or "")
-        model = str(getattr(settings, "llm_model", "") or "")
+    def from_settings(cls, settings: Settings) -> OpenAIChatModel:
+        """Build from the Settings.llm_* fields."""
+        base_url, model = settings.llm_base_url, settings.llm_model
         if not base_url:
             raise LLMError("No model endpoint is configured; set ANNEX_LLM_BASE_URL (e.g. http://localhost:8000/v1).")
         if not model:
             raise LLMError(f"No model name is configured for {base_url}; set ANNEX_LLM_MODEL (e.g. qwen2.5).")
         return cls(
             base_url=base_url,
-            api_key=str(getattr(settings, "llm_api_key", "") or ""),
+            api_key=settings.llm_api_key,
             model=model,
-            timeout=float(getattr(settings, "llm_timeout", 60.0)),
-            max_retries=int(getattr(settings, "llm_max_retries", 1)),
-            temperature=float(getattr(settings, "llm_temperature", 0.2)),
+            timeout=settings.llm_timeout,
+            max_retries=settings.llm_max_retries,
+            temperature=settings.llm_temperature,
         )
 
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:

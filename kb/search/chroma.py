@@ -14,6 +14,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 from kb.errors import AnnexError
 from kb.model import BODY, Chunk, Document
 from kb.settings import Settings, load_settings
+from kb.search.embeddings import make_embedder
 from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION, Embedder, VectorHit
 
 COLLECTIONS = (BODY_COLLECTION, ATTACHMENT_COLLECTION)
@@ -44,8 +45,6 @@ class AnnexEmbeddingFunction(EmbeddingFunction[Documents]):
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> "AnnexEmbeddingFunction":
-        from kb.search.embeddings import make_embedder  # deferred: kb.search.embeddings must not load chromadb
-
         settings = load_settings(env={}, embedding=config["embedding"], embedding_dim=int(config["dim"]))
         return AnnexEmbeddingFunction(make_embedder(settings))
 

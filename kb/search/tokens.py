@@ -28,8 +28,3 @@ def _normalize(text: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Search-mode jieba tokens, NFKC-lowercased, punctuation and stopwords dropped."""
     return [t for t in jieba.lcut_for_search(_normalize(text)) if _WORD.search(t) and t not in STOPWORDS]
-
-
-def warm_up() -> None:
-    """Load jieba's dictionary now (about half a second) rather than on the first question."""
-    jieba.initialize()

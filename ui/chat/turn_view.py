@@ -150,19 +150,6 @@ def texts_needed(view: TurnView) -> list[str]:
     return list(dict.fromkeys(d["doc_id"] for d in view.referenced_docs))
 
 
-def doc_titles(view: TurnView) -> dict[str, str]:
-    """doc_id → title of every document the turn touched."""
-    titles: dict[str, str] = {}
-    for s in view.sources:
-        titles.setdefault(s["doc_id"], s["doc_title"])
-    for d in view.referenced_docs:
-        titles.setdefault(d["doc_id"], d["title"])
-    for a in view.attachments:
-        if a.get("doc_id"):
-            titles.setdefault(a["doc_id"], a.get("doc_title", ""))
-    return titles
-
-
 def find_source(view: TurnView, n: Any) -> Mapping | None:
     """The source numbered n of the turn, or None."""
     try:
