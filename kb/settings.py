@@ -21,6 +21,7 @@ class Settings:
     corpus_dir: Path = Path("data/corpus")  # the bundled corpus the app builds its stores from
     default_library: str = "demo"
     graph_engine: str = "kuzu"  # kuzu | ladybug
+    vector_store: str = "chroma"  # a name in kb/search/factory.py VECTOR_STORES
     chroma_host: str = ""  # empty: embedded PersistentClient in store_dir; else a Chroma server
     chroma_port: int = 8000
     embedding: str = "hash"  # hash (offline default) | sentence-transformers:<model> | openai:<model>

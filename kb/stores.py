@@ -5,8 +5,7 @@ from dataclasses import dataclass
 
 from graph.factory import open_graph_store
 from graph.store import GraphStore
-from kb.search.chroma import ChromaVectorStore
-from kb.search.embeddings import make_embedder
+from kb.search.factory import open_vector_store
 from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
 from kb.search.vectors import VectorStore
@@ -29,5 +28,5 @@ def open_stores(settings: Settings) -> Stores:
     """Open (creating if needed) the stores under settings.store_dir."""
     settings.store_dir.mkdir(parents=True, exist_ok=True)
     graph = open_graph_store(settings.graph_dir, settings.graph_engine)
-    vectors = ChromaVectorStore(settings, make_embedder(settings))
+    vectors = open_vector_store(settings)
     return Stores(settings, graph, vectors, Ingestor(settings, graph, vectors))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import replace
-from typing import Protocol, Sequence
+from typing import Sequence
 
 from graph.resolve import Resolution
 from graph.store import AttachmentInfo
@@ -22,6 +22,7 @@ from kb.answer.pipeline import Pipeline
 from graph.prefetch import PrefetchResult
 from kb.answer.prompts import ATTACHMENT_SECTION
 from kb.search.readmodels import Snapshot
+from kb.search.vectors import VectorStore
 from kb.ingest.references import extract_references
 from kb.answer.section import SectionLine, extract_section
 from kb.answer.sources import cited_numbers
@@ -30,13 +31,6 @@ from kb.turn import Hit, Source, TurnRequest
 NO_PREFETCH = PrefetchResult((), ())
 NO_HOP = HopResult((), "", (), ())
 _SPACE = re.compile(r"\s+")
-
-
-class AttachmentCollection(Protocol):
-    """What the keyword workflow reads: an attachment's chunks from the vector store's attachment collection."""
-
-    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
-        """The chunks of one attachment in chunk order."""
 
 
 class NaivePipeline(Pipeline):
@@ -60,7 +54,7 @@ class KeywordPipeline(Pipeline):
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         names = attachment_names(snapshot.catalog.of_libraries(list(request.library_ids) or None))
-        return keyword_hop(answer, names, self.retriever.vectors, sources)  # type: ignore[arg-type]
+        return keyword_hop(answer, names, self.retriever.vectors, sources)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline answer with its 相关附件 section as the workflow's model would write it."""
@@ -94,7 +88,7 @@ def attachment_names(attachments: Sequence[AttachmentInfo]) -> list[tuple[str, A
 def keyword_hop(
     answer: str,
     names: Sequence[tuple[str, AttachmentInfo]],
-    collection: AttachmentCollection,
+    collection: VectorStore,
     sources: Sequence[Source],
 ) -> HopResult:
     """For each 相关附件 line: the first name that contains it or that it contains, then that attachment's chunks."""

@@ -6,7 +6,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from kb.model import Document
+from kb.model import Chunk, Document
 
 BODY_COLLECTION = "annex_body"
 ATTACHMENT_COLLECTION = "annex_attachments"
@@ -55,6 +55,9 @@ class VectorStore(Protocol):
         collections: Sequence[str] = (BODY_COLLECTION, ATTACHMENT_COLLECTION),
     ) -> list[VectorHit]:
         """The k closest chunks across the collections, best first, filtered by library and document."""
+
+    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
+        """One attachment's chunks from the attachment collection, in chunk order."""
 
     def doc_ids(self) -> set[str]:
         """Every document id that has chunks stored."""
