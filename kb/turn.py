@@ -19,7 +19,7 @@ class TurnRequest:
     library_ids: tuple[str, ...] = ()  # empty: every library
     document_id: str | None = None
     top_k: int = 20
-    threshold: float = 0.7  # relative relevance in [0, 1]: see kb/retrieval.py
+    threshold: float = 0.7  # relative relevance in [0, 1]: see kb/search/retrieval.py
     enable_hybrid_search: bool = True
     enable_rerank: bool = False
     enable_context_expansion: bool = False

@@ -1,6 +1,6 @@
 """Agent mode: a tool-calling model gathers its own sources (search, tags, whole documents, the attachment hop) first.
 
-The turn emits the same event stream as kb/pipeline.py: each tool call is a `thinking` event (source "agent",
+The turn emits the same event stream as kb/answer/pipeline.py: each tool call is a `thinking` event (source "agent",
 with the tool's name and arguments), the answer is `content`, then the usual post-answer hop, referenced_docs,
 graph_paths, token_usage and done. Citations name their source as [文件名#标题]; internally they are mapped to
 numbered sources so that the hop and the referenced documents work as in the plain pipeline.

@@ -273,7 +273,7 @@ def _root(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-# --- tool calling (agent mode, kb/agent.py) ---------------------------------------------------------------------
+# --- tool calling (agent mode, kb/agent/pipeline.py) ---------------------------------------------------------
 
 
 @dataclass(frozen=True)

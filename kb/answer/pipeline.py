@@ -207,7 +207,7 @@ class Pipeline:
         yield Event("done", {"message_id": turn.assistant_id, "elapsed_ms": elapsed, "model": self.model_name,
                              "fallback": turn.fallback})
 
-    # The three steps a baseline (kb/baselines.py) replaces: the graph before and after the answer, and the
+    # The three steps a baseline (kb/eval/baselines.py) replaces: the graph before and after the answer, and the
     # offline answer's text.
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:

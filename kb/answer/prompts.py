@@ -34,7 +34,7 @@ ATTACHMENT_BLOCK_HEADER = f"**{ATTACHMENT_BLOCK_TITLE}：**"
 ATTACHMENT_ITEM = "**{label}-{title}**（《{doc_title}》）[{cite}]"
 ATTACHMENT_MISSING = "{label}内容未检索到确证"
 
-# Agent mode (kb/agent.py): the model gathers its own sources with the tools of kb/tools.py.
+# Agent mode (kb/agent/pipeline.py): the model gathers its own sources with the tools of kb/agent/tools.py.
 AGENT_SYSTEM_PROMPT = """你是一个企业知识库问答助手，可以调用工具查阅知识库中的应急预案、法规和制度文件。
 规则：
 1. 先用工具查找依据，再回答：search_chunks 检索相关片段；search_by_tags 按标签找文件（关键词留空列出全部文件）；get_document 读取整篇文件；resolve_attachments 按“附件编号-附件名称”取回附件全文（带上 doc 指定文件）；graph_neighbors 查看知识图谱中某个节点的相邻节点。

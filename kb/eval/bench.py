@@ -1,8 +1,8 @@
 """Benchmark: `python -m kb.bench [--docs N] [--attachments-per-doc M] [--json OUT]`.
 
-Generates a synthetic corpus (kb/synthetic.py), ingests it through the real Ingestor, and times retrieval,
+Generates a synthetic corpus (kb/eval/synthetic.py), ingests it through the real Ingestor, and times retrieval,
 prefetch, the post-answer hop over a 10-line 相关附件 section, the same hop done the FastGPT workflow's way
-(kb/baselines.py: a keyword match and a fetch per line), and whole offline turns. The last line of stdout is
+(kb/eval/baselines.py: a keyword match and a fetch per line), and whole offline turns. The last line of stdout is
 one JSON object with the figures.
 """
 from __future__ import annotations

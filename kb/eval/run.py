@@ -2,7 +2,7 @@
 
 Ingests the corpus into a fresh temporary store (or --store), runs every question through the pipeline and
 event stream the app uses (offline answerer unless ANNEX_LLM_BASE_URL is set), once per mode, prints a
-per-question table and, as its last line, one JSON object with the aggregates (kb/eval_metrics.py).
+per-question table and, as its last line, one JSON object with the aggregates (kb/eval/metrics.py).
 """
 from __future__ import annotations
 
