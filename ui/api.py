@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kb.errors import AnnexError
 from kb.answer.events import Event, jsonable
+from kb.answer.fold import fold_events
 from kb.answer.history import UnknownConversation
 from kb.answer.pipeline import InvalidRequest, UnknownLibrary
 from kb.turn import TurnRequest, TurnResult
@@ -74,32 +75,14 @@ class ChatResponse(BaseModel):
 
 def collect(events: Iterable[Event]) -> tuple[TurnResult, dict[str, Any]]:
     """A turn's events gathered into a TurnResult, and the data of its done event."""
-    result, done = TurnResult(), {}
-    for event in events:
-        data = event.to_dict()["data"]
-        if event.type == "conversation_id":
-            result.conversation_id = data["conversation_id"]
-        elif event.type == "user_message_id":
-            result.user_message_id = data["message_id"]
-        elif event.type == "assistant_message_id":
-            result.assistant_message_id = data["message_id"]
-        elif event.type == "thinking":
-            result.thinking += data["text"]
-        elif event.type == "content":
-            result.answer += data["text"]
-        elif event.type == "referenced_docs":
-            result.referenced_docs = data["docs"]
-        elif event.type == "graph_paths":
-            result.graph_paths = data["paths"]
-        elif event.type == "attachments":
-            result.attachments = data["items"]
-        elif event.type == "token_usage":
-            result.token_usage = data
-        elif event.type == "error":
-            result.errors.append(data["message"])
-        elif event.type == "done":
-            done = data
-    return result, done
+    fold = fold_events(events)
+    result = TurnResult(
+        conversation_id=fold.conversation_id, user_message_id=fold.user_message_id,
+        assistant_message_id=fold.message_id, answer=fold.content, thinking=fold.thinking,
+        referenced_docs=fold.referenced_docs, graph_paths=fold.graph_paths, attachments=fold.attachments,
+        token_usage=fold.token_usage, errors=fold.warnings,
+    )
+    return result, fold.done_data
 
 
 def sse(event: Event) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 
+from kb.answer.fold import fold_events
 from kb.answer.hop import without_block
 from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
@@ -168,18 +169,14 @@ def _key(name: str) -> str:
 def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, scope: tuple[str, ...]) -> Outcome:
     """One turn through the event stream, and what it showed the user."""
     started = time.perf_counter()
-    events = list(pipeline.run(TurnRequest(q.question, library_ids=scope, owner=OWNER)))
+    turn = fold_events(pipeline.run(TurnRequest(q.question, library_ids=scope, owner=OWNER)))
     ms = (time.perf_counter() - started) * 1000
-    text = "".join(e.data["text"] for e in events if e.type == "content")
-    shown: set[tuple[str, str]] = set()
-    for e in events:
-        if e.type == "attachments":
-            shown.update((item.doc_id, item.label) for item in e.data["items"] if item.resolved)
-        elif e.type == "referenced_docs":  # the answer's references: cited chunks and prefetched attachments
-            ids = [cid for doc in e.data["docs"] for cid in doc.chunk_ids]
-            shown.update((c.doc_id, c.attachment) for c in service.stores.graph.chunks_by_id(ids) if c.attachment)
-    answer = without_block(text)
-    return score(Outcome(q, doc_id, ms, shown, answer=answer), text)
+    shown = {(item["doc_id"], item["label"]) for item in turn.attachments if item["resolved"]}
+    # the answer's references: cited chunks and prefetched attachments
+    ids = [cid for doc in turn.referenced_docs for cid in doc["chunk_ids"]]
+    shown.update((c.doc_id, c.attachment) for c in service.stores.graph.chunks_by_id(ids) if c.attachment)
+    answer = without_block(turn.content)
+    return score(Outcome(q, doc_id, ms, shown, answer=answer), turn.content)
 
 
 def _outcome_row(o: Outcome, snapshot: Snapshot) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from kb.answer.events import Event, jsonable
+from kb.answer.fold import TurnFold
 from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_BLOCK_TITLE
 from ui.safe import md
 
@@ -15,60 +15,11 @@ _BLOCK_SPLIT = "\n\n" + ATTACHMENT_BLOCK_HEADER
 
 
 @dataclass
-class TurnView:
-    """Everything the chat and the side panels show for one question and its answer."""
+class TurnView(TurnFold):
+    """Everything the chat and the side panels show for one question and its answer (the fold, plus the question)."""
 
     question: str
-    conversation_id: str = ""
-    message_id: str = ""
-    trace: list[str] = field(default_factory=list)  # the pipeline's own steps
-    model_thinking: str = ""  # the model's reasoning, when it streams any
-    answer: str = ""
-    block: str = ""  # the **相关附件内容：** block of the post-answer hop
-    attachments: list[dict] = field(default_factory=list)
-    referenced_docs: list[dict] = field(default_factory=list)
-    graph_paths: list[dict] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)  # from the stored turn, once it is done
-    warnings: list[str] = field(default_factory=list)
-    token_usage: dict | None = None
-    model: str = ""
-    elapsed_ms: float | None = None
-    fallback: bool = False
-    done: bool = False
-
-    def apply(self, event: Event) -> None:
-        """Fold one pipeline event into the view."""
-        data: Any = jsonable(event.data)
-        if event.type == "conversation_id":
-            self.conversation_id = data["conversation_id"]
-        elif event.type == "assistant_message_id":
-            self.message_id = data["message_id"]
-        elif event.type == "thinking":
-            if data.get("source") == "model":
-                self.model_thinking += data["text"]
-            else:
-                self.trace.append(data["text"].rstrip("\n"))
-        elif event.type == "content":
-            text = data["text"]
-            if self.block or text.lstrip().startswith(ATTACHMENT_BLOCK_HEADER):
-                self.block += text.lstrip("\n") if not self.block else text
-            else:
-                self.answer += text
-        elif event.type == "attachments":
-            self.attachments = data["items"]
-        elif event.type == "referenced_docs":
-            self.referenced_docs = data["docs"]
-        elif event.type == "graph_paths":
-            self.graph_paths = data["paths"]
-        elif event.type == "token_usage":
-            self.token_usage = data
-        elif event.type == "error":
-            self.warnings.append(data["message"])
-        elif event.type == "done":
-            self.elapsed_ms = data.get("elapsed_ms")
-            self.model = data.get("model", "")
-            self.fallback = bool(data.get("fallback"))
-            self.done = True
 
     @classmethod
     def from_messages(cls, question: Any, answer: Any) -> TurnView:
