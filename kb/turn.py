@@ -7,8 +7,13 @@ from typing import Sequence
 from graph.store import GraphPath, PathStep
 from kb.model import Hit
 
-__all__ = ["AttachmentItem", "GraphPath", "Hit", "PathStep", "ReferencedDoc", "Source", "TurnRequest", "TurnResult",
+__all__ = ["RANGES", "AttachmentItem", "GraphPath", "Hit", "PathStep", "ReferencedDoc", "Source", "TurnRequest", "TurnResult",
            "merge_spans"]
+
+# Each knob's allowed range, defined once: the pipeline checks it, the API and the settings panel show it.
+RANGES: dict[str, tuple[float, float]] = {"top_k": (1, 200), "threshold": (0.0, 1.0), "hops": (0, 5),
+                                          "history_turns": (0, 20)}
+
 
 @dataclass(frozen=True)
 class TurnRequest:

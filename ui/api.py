@@ -24,7 +24,7 @@ from kb.answer.events import Event, jsonable
 from kb.answer.fold import fold_events
 from kb.answer.history import UnknownConversation
 from kb.answer.pipeline import InvalidRequest, UnknownLibrary
-from kb.turn import TurnRequest, TurnResult
+from kb.turn import RANGES, TurnRequest, TurnResult
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -39,20 +39,24 @@ class ChatRequest(BaseModel):
     conversationId: str | None = Field(None, description="continue this conversation; empty starts a new one")
     libraryIds: list[str] = Field(default_factory=list, description="search these libraries; empty: all")
     documentId: str | None = Field(None, description="search only this document")
-    topK: int = Field(_DEFAULTS.top_k, description="chunks kept after retrieval, 1-200")
+    topK: int = Field(_DEFAULTS.top_k, description="chunks kept after retrieval, {}-{}".format(*RANGES["top_k"]))
     threshold: float = Field(_DEFAULTS.threshold, description="relative relevance a chunk needs, 0-1")
     enableHybridSearch: bool = Field(_DEFAULTS.enable_hybrid_search, description="BM25 fused with vectors")
     enableRerank: bool = Field(_DEFAULTS.enable_rerank, description="rerank the kept chunks")
     enableContextExpansion: bool = Field(_DEFAULTS.enable_context_expansion, description="add neighbouring chunks")
     think: bool = Field(_DEFAULTS.think, description="ask the model to think first (where it can)")
-    historyTurns: int = Field(_DEFAULTS.history_turns, description="earlier turns used in retrieval and prompt, 0-20")
-    hops: int = Field(_DEFAULTS.hops, description="REFERENCES hops of the graph prefetch, 0-5")
+    historyTurns: int = Field(_DEFAULTS.history_turns, description="earlier turns used in retrieval and prompt, {}-{}".format(*RANGES["history_turns"]))
+    hops: int = Field(_DEFAULTS.hops, description="REFERENCES hops of the graph prefetch, {}-{}".format(*RANGES["hops"]))
 
     def turn(self) -> TurnRequest:
         """The pipeline's request."""
-        return TurnRequest(self.query, self.conversationId or None, tuple(self.libraryIds), self.documentId or None,
-                           self.topK, self.threshold, self.enableHybridSearch, self.enableRerank,
-                           self.enableContextExpansion, self.think, self.historyTurns, self.hops)
+        return TurnRequest(
+            query=self.query, conversation_id=self.conversationId or None, library_ids=tuple(self.libraryIds),
+            document_id=self.documentId or None, top_k=self.topK, threshold=self.threshold,
+            enable_hybrid_search=self.enableHybridSearch, enable_rerank=self.enableRerank,
+            enable_context_expansion=self.enableContextExpansion, think=self.think,
+            history_turns=self.historyTurns, hops=self.hops,
+        )
 
 
 class ChatResponse(BaseModel):

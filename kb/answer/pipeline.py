@@ -19,7 +19,7 @@ from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.answer.sources import build_messages, build_sources, referenced_docs
-from kb.turn import GraphPath, Hit, Source, TurnRequest
+from kb.turn import RANGES, GraphPath, Hit, Source, TurnRequest
 
 
 
@@ -94,12 +94,13 @@ class Pipeline:
         if len(query) > limit:
             raise InvalidRequest("query", f"The question has {len(query)} characters, over the limit of {limit}; "
                                           "shorten it, or upload long text as a document to the knowledge base.")
-        for name, value, low, high in (("topK", request.top_k, 1, 200), ("hops", request.hops, 0, 5),
-                                        ("historyTurns", request.history_turns, 0, 20)):
+        for name, field_name in (("topK", "top_k"), ("hops", "hops"), ("historyTurns", "history_turns")):
+            value, (low, high) = getattr(request, field_name), RANGES[field_name]
             if not low <= value <= high:
                 raise InvalidRequest(name, f"{name} must be between {low} and {high}, got {value}.")
-        if not 0.0 <= request.threshold <= 1.0:
-            raise InvalidRequest("threshold", f"threshold must be between 0 and 1, got {request.threshold}.")
+        low, high = RANGES["threshold"]
+        if not low <= request.threshold <= high:
+            raise InvalidRequest("threshold", f"threshold must be between {low:g} and {high:g}, got {request.threshold}.")
         snapshot = self.read.current()
         for library in request.library_ids:
             if library not in snapshot.libraries:

@@ -21,7 +21,9 @@ from ui.chat.turn_view import TurnView, chat_messages, find_source, texts_needed
 
 OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
            "citation_select", "source", "paths", "conversations")
-KNOBS = ("libraries", "top_k", "threshold", "hybrid", "rerank", "expansion", "hops", "think", "history_turns")
+# The settings panel's knobs: TurnRequest field names, in the order of the panel's inputs.
+KNOBS = ("library_ids", "top_k", "threshold", "enable_hybrid_search", "enable_rerank", "enable_context_expansion", "hops",
+         "think", "history_turns")
 DEFAULTS = TurnRequest("")
 Update = dict[str, Any]
 
@@ -39,13 +41,11 @@ class ChatHandlers:
 
     def request(self, question: str, conversation_id: str, owner: str, *knobs: Any) -> TurnRequest:
         """The TurnRequest for a question and the settings accordion's values (in KNOBS order)."""
-        libraries, top_k, threshold, hybrid, rerank, expansion, hops, think, history_turns = knobs
-        return TurnRequest(
-            query=question or "", conversation_id=conversation_id or None, library_ids=tuple(libraries or ()),
-            top_k=int(top_k), threshold=float(threshold), enable_hybrid_search=bool(hybrid), enable_rerank=bool(rerank),
-            enable_context_expansion=bool(expansion), hops=int(hops), think=bool(think),
-            history_turns=int(history_turns), owner=owner,
-        )
+        values = dict(zip(KNOBS, knobs, strict=True))
+        kinds = {name: type(getattr(DEFAULTS, name)) for name in KNOBS}  # int, float, bool; tuple for library_ids
+        return TurnRequest(query=question or "", conversation_id=conversation_id or None, owner=owner,
+                           **{name: kinds[name](value or ()) if kinds[name] is tuple else kinds[name](value)
+                              for name, value in values.items()})
 
     def ask(self, question: str, conversation_id: str, owner: str, turns: Sequence[TurnView], *knobs: Any) -> Iterator[Update]:
         """Run one turn and stream the chat and the side panels as its events arrive."""
