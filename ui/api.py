@@ -112,7 +112,10 @@ def _rejected(exc: AnnexError) -> HTTPException:
 
 
 def api_router(service: Any) -> APIRouter:
-    """The /knowledge routes over an open kb.service.Service (mount it under /api)."""
+    """The /knowledge routes over an open kb.service.Service (mount it under /api).
+
+    Long on purpose: FastAPI routes are closures over the service, a few lines each, and read best side by side.
+    """
     router = APIRouter(prefix="/knowledge", tags=["knowledge"])
     bearer = HTTPBearer(auto_error=False, description="ANNEX_API_TOKEN, required for ingest and delete")
 

@@ -28,7 +28,10 @@ INTRO = (
 
 
 def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) -> gr.Blocks:
-    """The whole UI over one opened Service; each extension is called inside the Blocks (e.g. to add MCP tools)."""
+    """The whole UI over one opened Service; each extension is called inside the Blocks (e.g. to add MCP tools).
+
+    Long on purpose: Gradio declares a layout inside one `with gr.Blocks()`, components beside their wiring.
+    """
     handlers = ChatHandlers(service)
     with gr.Blocks(title="annex-rag · 附件跳转问答", analytics_enabled=False) as demo:
         owner = gr.State("")
