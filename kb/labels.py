@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from kb.text import fold
 
 KIND = r"(?P<kind>附件|附录|附表)"
 _CN_DIGITS = "零〇一二三四五六七八九两"
@@ -36,7 +37,7 @@ def _digit(char: str) -> int:
 
 def normalize_number(raw: str) -> str:
     """'一' → '1', '３－１' → '3-1', 'b' → 'B', '011' → '11'."""
-    text = unicodedata.normalize("NFKC", raw).strip()
+    text = fold(raw).strip()
     text = re.sub(r"\s*[-－—–]\s*", "-", text)
     if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text):
         return "-".join(str(int(p)) for p in text.split("-"))
@@ -52,5 +53,5 @@ def make_label(kind: str, raw_number: str) -> str:
 
 def parse_label(text: str) -> str | None:
     """The normalized label at the start of a free-form label text ('附件4：应急物资清单' → '附件4'), or None."""
-    match = LABEL.match(unicodedata.normalize("NFKC", text).strip())
+    match = LABEL.match(fold(text).strip())
     return make_label(match.group("kind"), match.group("number")) if match else None

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from kb.answer.prompts import ATTACHMENT_BLOCK_TITLE
 from kb.labels import LABEL, make_label
+from kb.text import fold
 
 # The section heading in the forms models write it: **相关附件**, 相关附件：, ### 相关附件, 【相关附件】
 _HEADING = re.compile(
@@ -66,7 +66,7 @@ def extract_section(answer: str) -> list[SectionLine]:
 
 
 def _clean(raw: str) -> str:
-    line = unicodedata.normalize("NFKC", raw)
+    line = fold(raw)
     line = _BULLET.sub("", line)
     line = _CITATION.sub("", line)
     line = line.replace("**", "").replace("__", "").replace("`", "")

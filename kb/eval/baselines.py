@@ -9,8 +9,6 @@
 """
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import replace
 from typing import Sequence
 
@@ -26,11 +24,11 @@ from kb.search.vectors import VectorStore
 from kb.ingest.references import extract_references
 from kb.answer.section import SectionLine, extract_section
 from kb.answer.sources import cited_numbers
+from kb.text import squash
 from kb.turn import Hit, Source, TurnRequest
 
 NO_PREFETCH = PrefetchResult((), ())
 NO_HOP = HopResult((), "", (), ())
-_SPACE = re.compile(r"\s+")
 
 
 class NaivePipeline(Pipeline):
@@ -112,4 +110,4 @@ def keyword_hop(
 
 
 def _norm(text: str) -> str:
-    return _SPACE.sub("", unicodedata.normalize("NFKC", text))
+    return squash(text)

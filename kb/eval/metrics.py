@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -11,11 +10,11 @@ from typing import Sequence
 from graph.store import attachment_node_id
 from kb.answer.hop import without_block
 from kb.labels import parse_label
+from kb.text import squash
 
 KINDS = ("attachment", "body", "unanswerable")
 # How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
 NOT_IN_KB = re.compile(r"没有找到|未找到|没有检索到|未检索到|没有相关|无法回答|不包含|没有提供|未提供|没有提及|未提及")
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -138,7 +137,7 @@ def score(outcome: Outcome, shown_text: str) -> Outcome:
 
 
 def _fold(text: str) -> str:
-    return _SPACE.sub("", unicodedata.normalize("NFKC", text))
+    return squash(text)
 
 
 def percentile(values: Sequence[float], p: float) -> float:

@@ -28,6 +28,7 @@ from kb.search.readmodels import Snapshot
 from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import load_settings
+from kb.text import fold
 from kb.turn import TurnRequest
 
 MODES: dict[str, type[Pipeline]] = {"graph": Pipeline, "naive": NaivePipeline, "keyword": KeywordPipeline}
@@ -163,7 +164,7 @@ def _check(questions: list[Question], snapshot: Snapshot) -> tuple[list[tuple[Qu
 
 
 def _key(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).strip()
+    return fold(name).strip()
 
 
 def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, scope: tuple[str, ...]) -> Outcome:

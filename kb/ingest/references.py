@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from typing import Sequence
 
 from kb.labels import KIND, NUMBER, make_label
 from kb.model import BODY, Attachment, Reference
+from kb.text import squash
 
 _JOIN = r"\s*(?:和|及|与|、|或|至|到|以及)\s*"
 # 详见附件11 / 见附件4 / 附件一和附件二 / 附件五、六 / 附件1至附件3
@@ -75,7 +75,7 @@ def _is_int(label: str, kind: str) -> bool:
 
 
 def _norm(title: str) -> str:
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", title))
+    return squash(title)
 
 
 class _Owner:

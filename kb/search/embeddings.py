@@ -10,6 +10,7 @@ import numpy as np
 from kb.errors import AnnexError
 from kb.settings import Settings, SettingsError
 from kb.search.vectors import Embedder
+from kb.text import fold_case
 
 # Weights of character n-grams: Chinese words are mostly two characters, so bigrams carry the meaning;
 # unigrams keep recall for single-character words, trigrams sharpen longer terms and numbers.
@@ -24,11 +25,6 @@ class EmbeddingError(AnnexError):
     """An embedder could not be built or could not embed."""
 
 
-def normalize_text(text: str) -> str:
-    """Fold full-width forms and compatibility characters (NFKC) and case."""
-    return unicodedata.normalize("NFKC", text).lower()
-
-
 @cache
 def _fold_tables() -> tuple[np.ndarray, np.ndarray]:
     """Per BMP codepoint: its NFKC+lower fold (0 = ignored: punctuation, space, control), and whether
@@ -37,7 +33,7 @@ def _fold_tables() -> tuple[np.ndarray, np.ndarray]:
     special = np.zeros(0x10000, dtype=bool)
     for c in range(0x10000):
         ch = chr(c)
-        folded = normalize_text(ch) if not 0xD800 <= c < 0xE000 else ch
+        folded = fold_case(ch) if not 0xD800 <= c < 0xE000 else ch
         if len(folded) != 1 or unicodedata.combining(folded) or 0x1100 <= ord(folded) < 0x1200:
             special[c], folded = True, ch
         if unicodedata.category(folded)[0] in "LNMS":
@@ -55,7 +51,7 @@ def _codepoints(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     odd = wide | special[cps & 0xFFFF]
     if odd.any():  # rare: run exact NFKC on just the texts that need it
         for i in np.unique(owner[odd]).tolist():
-            texts[i] = normalize_text(texts[i])
+            texts[i] = fold_case(texts[i])
         cps = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         owner = np.repeat(np.arange(len(texts), dtype=np.int64), [len(t) for t in texts])
         wide = cps >= 0x10000

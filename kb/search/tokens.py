@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from functools import lru_cache
 
 import jieba
+
+from kb.text import fold_case
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -22,7 +23,7 @@ _WORD = re.compile(r"\w", re.UNICODE)
 
 @lru_cache(maxsize=4096)
 def _normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
+    return fold_case(text)
 
 
 def tokenize(text: str) -> list[str]:
