@@ -166,7 +166,7 @@ def test_persistent_store_survives_a_new_process(settings: Settings) -> None:
     opener(settings)().upsert_documents([PLAN, LAW])
     script = (
         "import json, sys; from pathlib import Path; from kb.settings import load_settings;"
-        "from kb.embeddings import make_embedder; from kb.chroma_store import ChromaVectorStore;"
+        "from kb.search.embeddings import make_embedder; from kb.search.chroma import ChromaVectorStore;"
         "s = load_settings(env={}, store_dir=Path(sys.argv[1])); store = ChromaVectorStore(s, make_embedder(s));"
         "hit = store.query(sys.argv[2], 1)[0];"
         "print(json.dumps({'count': store.count(), 'top': hit.chunk_id, 'span': [hit.start, hit.end]}))"
