@@ -16,7 +16,8 @@ from typing import Any, Iterator
 from kb.errors import AnnexError
 from kb.answer.events import Event
 from kb.answer.history import History
-from kb.answer.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage, ToolCall, complete_with_tools
+from kb.agent.tool_calls import ToolCall, complete_with_tools
+from kb.answer.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage
 from kb.answer.pipeline import Pipeline
 from kb.answer.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
 from kb.search.readmodels import ReadModels, Snapshot

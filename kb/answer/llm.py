@@ -45,6 +45,22 @@ class ChatModel(Protocol):
     name: str  # shown to users, e.g. "qwen2.5 @ http://host/v1"
     offline: bool
 
+    def complete(self, messages: list[dict[str, Any]], **options: Any) -> Any:
+        """One non-streamed completion (the SDK's response); `options` go to the API (e.g. tools); raises LLMError."""
+        try:
+            return self._client.chat.completions.create(
+                model=self.model, messages=messages, temperature=self.temperature, **options,  # type: ignore[arg-type]
+            )
+        except openai.APIStatusError as exc:
+            raise LLMError(self._status_message(exc)) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMError(self._timeout_message(False)) from exc
+        except openai.APIConnectionError as exc:
+            raise LLMError(self._connection_message(exc, False)) from exc
+        except openai.APIError as exc:
+            raise LLMError(f"The model endpoint {self.base_url} reported an error: {exc.message}; retry, "
+                           "or check the server's logs.") from exc
+
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
         """Yield thinking and content deltas in order, then at most one usage delta."""
         ...
@@ -271,63 +287,3 @@ def _root(exc: BaseException) -> str:
     while exc.__cause__ is not None:
         exc = exc.__cause__
     return str(exc) or type(exc).__name__
-
-
-# --- tool calling (agent mode, kb/agent/pipeline.py) ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One function call the model asked for; arguments is the JSON text as the model wrote it."""
-
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass(frozen=True)
-class ToolReply:
-    """A non-streamed completion: the answer text, or the tool calls the model wants first."""
-
-    content: str
-    tool_calls: tuple[ToolCall, ...]
-    thinking: str = ""
-    usage: TokenUsage | None = None
-
-
-def complete_with_tools(
-    model: OpenAIChatModel, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-) -> ToolReply:
-    """One non-streamed completion offering `tools` (OpenAI function schemas; none: answer now); raises LLMError."""
-    try:
-        response = model._client.chat.completions.create(
-            model=model.model, messages=messages, temperature=model.temperature,  # type: ignore[arg-type]
-            **({"tools": tools} if tools else {}),
-        )
-    except openai.APIStatusError as exc:
-        raise LLMError(model._status_message(exc)) from exc
-    except openai.APITimeoutError as exc:
-        raise LLMError(model._timeout_message(False)) from exc
-    except openai.APIConnectionError as exc:
-        raise LLMError(model._connection_message(exc, False)) from exc
-    except openai.APIError as exc:
-        raise LLMError(f"The model endpoint {model.base_url} reported an error: {exc.message}; retry, "
-                       "or check the server's logs.") from exc
-    if not response.choices:
-        raise LLMError(f"The model endpoint {model.base_url} answered with no choices; check that "
-                       "ANNEX_LLM_BASE_URL points at an OpenAI-compatible /v1 API with tool calling.")
-    message = response.choices[0].message
-    extra = message.model_extra or {}
-    reasoning = extra.get("reasoning_content") or extra.get("reasoning") or ""
-    splitter = ThinkTagSplitter()
-    deltas = splitter.feed(message.content or "") + splitter.flush()
-    thinking = str(reasoning) + "".join(d.text for d in deltas if d.kind == "thinking")
-    content = "".join(d.text for d in deltas if d.kind == "content")
-    calls = tuple(
-        ToolCall(call.id or f"call_{i}", call.function.name, call.function.arguments or "{}")
-        for i, call in enumerate(message.tool_calls or ())
-        if getattr(call, "function", None) is not None
-    )
-    usage = response.usage
-    return ToolReply(content, calls, thinking, TokenUsage(usage.prompt_tokens, usage.completion_tokens,
-                                                          usage.total_tokens) if usage else None)
