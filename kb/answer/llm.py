@@ -45,22 +45,6 @@ class ChatModel(Protocol):
     name: str  # shown to users, e.g. "qwen2.5 @ http://host/v1"
     offline: bool
 
-    def complete(self, messages: list[dict[str, Any]], **options: Any) -> Any:
-        """One non-streamed completion (the SDK's response); `options` go to the API (e.g. tools); raises LLMError."""
-        try:
-            return self._client.chat.completions.create(
-                model=self.model, messages=messages, temperature=self.temperature, **options,  # type: ignore[arg-type]
-            )
-        except openai.APIStatusError as exc:
-            raise LLMError(self._status_message(exc)) from exc
-        except openai.APITimeoutError as exc:
-            raise LLMError(self._timeout_message(False)) from exc
-        except openai.APIConnectionError as exc:
-            raise LLMError(self._connection_message(exc, False)) from exc
-        except openai.APIError as exc:
-            raise LLMError(f"The model endpoint {self.base_url} reported an error: {exc.message}; retry, "
-                           "or check the server's logs.") from exc
-
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
         """Yield thinking and content deltas in order, then at most one usage delta."""
         ...
@@ -157,6 +141,22 @@ class OpenAIChatModel:
             max_retries=settings.llm_max_retries,
             temperature=settings.llm_temperature,
         )
+
+    def complete(self, messages: list[dict[str, Any]], **options: Any) -> Any:
+        """One non-streamed completion (the SDK's response); `options` go to the API (e.g. tools); raises LLMError."""
+        try:
+            return self._client.chat.completions.create(
+                model=self.model, messages=messages, temperature=self.temperature, **options,  # type: ignore[arg-type]
+            )
+        except openai.APIStatusError as exc:
+            raise LLMError(self._status_message(exc)) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMError(self._timeout_message(False)) from exc
+        except openai.APIConnectionError as exc:
+            raise LLMError(self._connection_message(exc, False)) from exc
+        except openai.APIError as exc:
+            raise LLMError(f"The model endpoint {self.base_url} reported an error: {exc.message}; retry, "
+                           "or check the server's logs.") from exc
 
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
         """Stream the answer; thinking deltas come whatever `think` says, the UI decides whether to show them."""
