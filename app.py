@@ -5,7 +5,7 @@ import sys
 
 import uvicorn
 
-from kb.bootstrap import sync_corpus
+from kb.ingest.sync import sync_corpus
 from kb.progress import progress_bar
 from kb.service import open_service
 from kb.settings import load_settings

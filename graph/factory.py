@@ -1,13 +1,14 @@
-"""Open the configured graph store."""
+"""Open a graph store: a directory and an engine name ('kuzu' or 'ladybug'); nothing here reads settings."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from graph.engine import check_engine_name
 from graph.kuzu_store import KuzuGraphStore
 from graph.store import GraphStore
-from kb.settings import Settings
 
 
-def open_graph_store(settings: Settings) -> GraphStore:
-    """Open settings.graph_dir with settings.graph_engine ('kuzu' or 'ladybug')."""
-    check_engine_name(settings.graph_engine)
-    return KuzuGraphStore(settings.graph_dir, engine=settings.graph_engine)
+def open_graph_store(path: Path, engine: str = "kuzu") -> GraphStore:
+    """Open (or create) the graph at path with the named engine; an unknown name raises GraphEngineError."""
+    check_engine_name(engine)
+    return KuzuGraphStore(path, engine=engine)

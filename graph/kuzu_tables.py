@@ -8,14 +8,10 @@ from typing import Any, Sequence
 
 from graph.errors import InvalidDocumentError
 from graph.store import DocumentSummary
+from graph.store import attachment_node_id as attachment_id  # the attachment table's primary key
 from kb.model import BODY, Attachment, Chunk, Document, Heading, Part, Reference
 
 Columns = dict[str, list[Any]]
-
-
-def attachment_id(doc_id: str, label: str) -> str:
-    """Primary key of an attachment node; labels repeat across documents, so the id carries the doc id."""
-    return f"{doc_id}:{label}"
 
 
 def _columns(*names: str) -> Columns:

@@ -15,7 +15,8 @@ DOCUMENT = (
 # Stores made before provenance was recorded get the column, empty (kb.model.UNKNOWN), on open.
 DOCUMENT_SOURCE = "ALTER TABLE Document ADD IF NOT EXISTS source STRING DEFAULT ''"
 
-# id = f"{doc_id}:{label}"; pos = index in Document.attachments; omitted = named but content left out (（略）)
+# id = attachment_node_id(doc_id, label) (graph/store.py); pos = index in Document.attachments;
+# omitted = named but content left out (（略）)
 ATTACHMENT = (
     "CREATE NODE TABLE IF NOT EXISTS Attachment("
     "id STRING PRIMARY KEY, doc_id STRING, label STRING, kind STRING, number STRING, title STRING, "

@@ -7,6 +7,30 @@ from typing import Protocol, Sequence
 from kb.model import Chunk, Document
 
 
+def attachment_node_id(doc_id: str, label: str) -> str:
+    """The id of an attachment node in the store, the view and graph paths; labels repeat across documents."""
+    return f"{doc_id}:{label}"
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One node of a graph path, for the paths panel."""
+
+    kind: str  # chunk | attachment | answer
+    id: str
+    label: str
+    doc_id: str = ""
+    mention: str = ""  # the mention on the edge that led to this node
+
+
+@dataclass(frozen=True)
+class GraphPath:
+    """chunk → attachment → attachment, or answer → attachment for the post-answer hop."""
+
+    steps: tuple[PathStep, ...]
+    stage: str  # prefetch | search | post_hop
+
+
 @dataclass(frozen=True)
 class DocumentSummary:
     """One row of a library listing."""

@@ -1,6 +1,6 @@
 """GraphView: the graph's REFERENCES edges and attachment chunks in memory, for prefetch and the post-answer hop.
 
-Built with the other read models after each write (kb/readmodels.py), it answers the three reads a turn makes
+Built with the other read models after each write (kb/search/readmodels.py), it answers the three reads a turn makes
 — attachment_paths, attachments_chunks, chunks_by_id — with the same results as the store, without a query.
 Measured at ~92k chunks on Kuzu 0.11: a primary-key lookup costs ~0.3 ms, `UNWIND $ids … {id: i}` plans a
 hash join over a full Chunk scan (~28 ms for 20 ids), and `c.id IN $ids` scans too (~9 ms for 1 id, ~26 ms

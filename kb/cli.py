@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from kb.errors import AnnexError
-from kb.ingest import Progress
+from kb.ingest.ingestor import Progress
 from kb.model import CLI, IngestResult
 from kb.progress import progress_bar
 from kb.settings import load_settings

@@ -6,6 +6,10 @@ class AnnexError(Exception):
     """Base class of every error annex-rag raises on purpose."""
 
 
+class SettingsError(AnnexError, ValueError):
+    """A setting has a value that cannot be used; the message names the ANNEX_ variable and its allowed values."""
+
+
 class ParseError(AnnexError):
     """A file could not be read into text."""
 

@@ -4,11 +4,11 @@ A document with one unnumbered attachment labels it by its kind alone (附件)."
 from __future__ import annotations
 
 import re
-import unicodedata
 
 import cn2an
 
-KINDS = ("附件", "附录", "附表")
+from kb.text import fold
+
 # Inside a label only horizontal space may separate its parts: "改装附件" at a line's end and "4．调节" on the
 # next line are two things, not 附件4. Text taken from PDFs spaces the kind itself (附 件 1).
 SPACE = r"[ \t\u3000\xa0]*"
@@ -30,7 +30,7 @@ def chinese_to_int(text: str) -> int:
 
 def normalize_number(raw: str) -> str:
     """'一' → '1', '３－１' → '3-1', 'b' → 'B', '011' → '11'; '' stays '' (an unnumbered attachment)."""
-    text = unicodedata.normalize("NFKC", raw).strip()
+    text = fold(raw).strip()
     text = re.sub(r"\s*[-－—–]\s*", "-", text)
     if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text):
         return "-".join(str(int(p)) for p in text.split("-"))
@@ -54,7 +54,7 @@ def make_label(kind: str, raw_number: str) -> str:
 
 def parse_label(text: str) -> str | None:
     """The normalized label at the start of a free-form label text ('附件4：应急物资清单' → '附件4'), or None."""
-    match = LABEL.match(unicodedata.normalize("NFKC", text).strip())
+    match = LABEL.match(fold(text).strip())
     return make_label(match.group("kind"), match.group("number")) if match else None
 
 
@@ -63,5 +63,5 @@ _KIND_ALONE = re.compile(rf"{KIND}\s*(?:[：:]|$)")
 
 def parse_unnumbered_label(text: str) -> str | None:
     """The label of a single unnumbered attachment written as its kind alone ('附件：受理费表' → '附件'), or None."""
-    match = _KIND_ALONE.match(unicodedata.normalize("NFKC", text).strip())
+    match = _KIND_ALONE.match(fold(text).strip())
     return normalize_kind(match.group("kind")) if match else None

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 BODY = ""  # attachment label of a chunk that belongs to the document body
 
-# Where a document came from. The start-up sync (kb/bootstrap.py) removes or replaces only CORPUS documents.
+# Where a document came from. The start-up sync (kb/ingest/sync.py) removes or replaces only CORPUS documents.
 CORPUS = "corpus"  # brought in by the sync from ANNEX_CORPUS_DIR
 UPLOAD = "upload"  # uploaded over HTTP or in the UI
 CLI = "cli"  # `python -m kb ingest`
@@ -120,3 +120,22 @@ class IngestResult:
     error: str | None = None
     document: Document | None = field(default=None, repr=False)
     repaired: bool = False  # written again because a crash had left its vectors incomplete
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved chunk with its scores; `score` is the relative relevance the threshold applies to."""
+
+    chunk_id: str
+    doc_id: str
+    library: str
+    attachment: str  # label, or "" for a body chunk
+    index: int
+    start: int
+    end: int
+    text: str
+    score: float
+    vector_score: float | None = None
+    bm25_score: float | None = None
+    rerank_score: float | None = None
+    expanded: bool = False  # added by context expansion, not by search

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from tqdm import tqdm
 
-from kb.ingest import Progress
+from kb.ingest.ingestor import Progress
 
 
 @contextmanager

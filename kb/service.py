@@ -4,18 +4,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from kb.chunking import chunk_id
-from kb.history import History
-from kb.llm import ChatModel, OpenAIChatModel
-from kb.pipeline import Pipeline
-from kb.readmodels import ReadModels
-from kb.rerank import EndpointReranker, LexicalReranker, Reranker
-from kb.retrieval import Retriever
+from kb.ingest.chunking import chunk_id
+from kb.answer.history import History
+from kb.answer.llm import ChatModel, OpenAIChatModel
+from kb.answer.pipeline import Pipeline
+from kb.search.readmodels import ReadModels
+from kb.search.rerank import EndpointReranker, LexicalReranker, Reranker
+from kb.search.retrieval import Retriever
 from kb.session_libraries import SessionLibraries
+from kb.agent.pipeline import AgentPipeline
 from kb.settings import Settings
 from kb.stores import Stores, open_stores
 from kb.turn import Hit
-from kb.uploads import clear_staging
+from kb.ingest.uploads import clear_staging
 
 HISTORY_FILE = "history.sqlite3"
 
@@ -50,8 +51,6 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
         model = OpenAIChatModel.from_settings(settings)
     pipeline_class = Pipeline
     if settings.agent_mode:
-        from kb.agent import AgentPipeline  # the agent pipeline builds on this module's Pipeline
-
         pipeline_class = AgentPipeline
     sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60)
     sessions.sweep()

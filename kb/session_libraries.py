@@ -17,9 +17,9 @@ from typing import Callable, Iterable
 
 from graph.resolve import AttachmentCatalog
 from kb.errors import AnnexError
-from kb.ingest import Ingestor
-from kb.pipeline import UnknownDocument, UnknownLibrary, check_storable
-from kb.readmodels import ReadModels, Snapshot
+from kb.ingest.ingestor import Ingestor
+from kb.answer.pipeline import UnknownDocument, UnknownLibrary, check_storable
+from kb.search.readmodels import ReadModels, Snapshot
 from kb.turn import TurnRequest
 
 PRIVATE_PREFIX = "session-"  # no shared library may start with this

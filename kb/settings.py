@@ -6,11 +6,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Mapping
 
+from kb.errors import SettingsError
+
+__all__ = ["ENV_PREFIX", "Settings", "SettingsError", "load_settings"]
+
 ENV_PREFIX = "ANNEX_"
-
-
-class SettingsError(ValueError):
-    """A setting has a value that cannot be used."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,7 @@ class Settings:
     corpus_dir: Path = Path("data/corpus")  # the bundled corpus the app builds its stores from
     default_library: str = "demo"
     graph_engine: str = "kuzu"  # kuzu | ladybug
+    vector_store: str = "chroma"  # a name in kb/search/factory.py VECTOR_STORES
     chroma_host: str = ""  # empty: embedded PersistentClient in store_dir; else a Chroma server
     chroma_port: int = 8000
     embedding: str = "hash"  # hash (offline default) | e5 | sentence-transformers:<model> | openai:<model>

@@ -5,11 +5,10 @@ from dataclasses import dataclass
 
 from graph.factory import open_graph_store
 from graph.store import GraphStore
-from kb.chroma_store import ChromaVectorStore
-from kb.embeddings import make_embedder
-from kb.ingest import Ingestor
+from kb.search.factory import open_vector_store
+from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
-from kb.vectors import VectorStore
+from kb.search.vectors import VectorStore
 
 
 @dataclass
@@ -28,6 +27,6 @@ class Stores:
 def open_stores(settings: Settings) -> Stores:
     """Open (creating if needed) the stores under settings.store_dir."""
     settings.store_dir.mkdir(parents=True, exist_ok=True)
-    graph = open_graph_store(settings)
-    vectors = ChromaVectorStore(settings, make_embedder(settings))
+    graph = open_graph_store(settings.graph_dir, settings.graph_engine)
+    vectors = open_vector_store(settings)
     return Stores(settings, graph, vectors, Ingestor(settings, graph, vectors))

@@ -4,7 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-MAX_QUESTION_CHARS = 4000
+from graph.store import GraphPath, PathStep
+from kb.model import Hit
+
+__all__ = ["RANGES", "AttachmentItem", "GraphPath", "Hit", "PathStep", "ReferencedDoc", "Source", "TurnRequest", "TurnResult",
+           "merge_spans"]
+
+# Each knob's allowed range, defined once: the pipeline checks it, the API and the settings panel show it.
+RANGES: dict[str, tuple[float, float]] = {"top_k": (1, 200), "threshold": (0.0, 1.0), "hops": (0, 5),
+                                          "history_turns": (0, 20)}
 MAX_LIBRARY_IDS = 100  # more (distinct or not) is not a request a person makes; refused
 
 
@@ -17,7 +25,7 @@ class TurnRequest:
     library_ids: tuple[str, ...] = ()  # empty: every library
     document_id: str | None = None
     top_k: int = 20
-    threshold: float = 0.7  # relative relevance in [0, 1]: see kb/retrieval.py
+    threshold: float = 0.7  # relative relevance in [0, 1]: see kb/search/retrieval.py
     enable_hybrid_search: bool = True
     enable_rerank: bool = False
     enable_context_expansion: bool = False
@@ -25,25 +33,6 @@ class TurnRequest:
     history_turns: int = 3
     hops: int = 2
     owner: str = ""  # who the conversation belongs to (a UI session); "" for API callers
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A retrieved chunk with its scores; `score` is the relative relevance the threshold applies to."""
-
-    chunk_id: str
-    doc_id: str
-    library: str
-    attachment: str  # label, or "" for a body chunk
-    index: int
-    start: int
-    end: int
-    text: str
-    score: float
-    vector_score: float | None = None
-    bm25_score: float | None = None
-    rerank_score: float | None = None
-    expanded: bool = False  # added by context expansion, not by search
 
 
 @dataclass(frozen=True)
@@ -62,25 +51,6 @@ class Source:
     score: float
     prefetched: bool = False  # reached through REFERENCES rather than by search
     via: str = ""  # the mention that led here, for prefetched attachments
-
-
-@dataclass(frozen=True)
-class PathStep:
-    """One node of a graph path, for the paths panel."""
-
-    kind: str  # chunk | attachment | answer
-    id: str
-    label: str
-    doc_id: str = ""
-    mention: str = ""  # the mention on the edge that led to this node
-
-
-@dataclass(frozen=True)
-class GraphPath:
-    """chunk → attachment → attachment, or answer → attachment for the post-answer hop."""
-
-    steps: tuple[PathStep, ...]
-    stage: str  # prefetch | search | post_hop
 
 
 @dataclass(frozen=True)

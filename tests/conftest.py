@@ -10,6 +10,8 @@ from kb.settings import Settings, load_settings
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data"
 SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+needs_shared_corpus = pytest.mark.skipif(
+    not SHARED_CORPUS.is_dir(), reason=f"{SHARED_CORPUS} is absent (a fresh clone has no ../shared/corpus)")
 
 
 @pytest.fixture

@@ -91,7 +91,7 @@ def expected_stats(*docs: Document) -> dict[str, int]:
 
 def test_engine_and_factory(tmp_path: Path) -> None:
     settings = load_settings(env={}, store_dir=tmp_path / "store", graph_engine=ENGINE)
-    opened = open_graph_store(settings)
+    opened = open_graph_store(settings.graph_dir, settings.graph_engine)
     try:
         assert opened.engine == ENGINE
         assert opened.stats() == expected_stats()

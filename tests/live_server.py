@@ -8,28 +8,12 @@ from typing import Any, Callable, Sequence
 
 import uvicorn
 
+from ui.server import build_app as build
+
 
 def build_app(service: Any, extensions: Sequence[Callable[[], None]] = ()) -> Any:
-    """The app as app.py serves it (ui/server.py); a one-panel Blocks mounted the same way until ui/blocks.py exists."""
-    try:
-        from ui.server import build_app as build
-    except ModuleNotFoundError as exc:
-        if exc.name != "ui.blocks":
-            raise
-    else:
-        return build(service, extensions)
-    import gradio as gr
-    from fastapi import FastAPI
-
-    from ui.api import api_router
-
-    app = FastAPI(title="annex-rag")
-    app.include_router(api_router(service), prefix="/api")
-    with gr.Blocks(title="annex-rag") as demo:
-        gr.Markdown("annex-rag")
-        for extension in extensions:
-            extension()
-    return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server)
+    """The app as app.py serves it (ui/server.py)."""
+    return build(service, extensions)
 
 
 class LiveServer:

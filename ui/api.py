@@ -25,12 +25,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from kb.errors import AnnexError
-from kb.events import Event, jsonable
-from kb.history import UnknownConversation
-from kb.pipeline import InvalidRequest, UnknownDocument, UnknownLibrary
+from kb.answer.events import Event, jsonable
+from kb.answer.history import UnknownConversation
+from kb.answer.pipeline import InvalidRequest, UnknownDocument, UnknownLibrary
 from kb.session_libraries import ReservedLibrary, is_private
-from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult
-from kb.uploads import ingest_uploads
+from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
+from kb.ingest.uploads import ingest_uploads
+from kb.answer.fold import fold_events
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -46,20 +47,24 @@ class ChatRequest(BaseModel):
     libraryIds: list[str] = Field(default_factory=list,
                                   description=f"search these libraries (at most {MAX_LIBRARY_IDS}); empty: all")
     documentId: str | None = Field(None, description="search only this document")
-    topK: int = Field(_DEFAULTS.top_k, description="chunks kept after retrieval, 1-200")
+    topK: int = Field(_DEFAULTS.top_k, description="chunks kept after retrieval, {}-{}".format(*RANGES["top_k"]))
     threshold: float = Field(_DEFAULTS.threshold, description="relative relevance a chunk needs, 0-1")
     enableHybridSearch: bool = Field(_DEFAULTS.enable_hybrid_search, description="BM25 fused with vectors")
     enableRerank: bool = Field(_DEFAULTS.enable_rerank, description="rerank the kept chunks")
     enableContextExpansion: bool = Field(_DEFAULTS.enable_context_expansion, description="add neighbouring chunks")
     think: bool = Field(_DEFAULTS.think, description="ask the model to think first (where it can)")
-    historyTurns: int = Field(_DEFAULTS.history_turns, description="earlier turns used in retrieval and prompt, 0-20")
-    hops: int = Field(_DEFAULTS.hops, description="REFERENCES hops of the graph prefetch, 0-5")
+    historyTurns: int = Field(_DEFAULTS.history_turns, description="earlier turns used in retrieval and prompt, {}-{}".format(*RANGES["history_turns"]))
+    hops: int = Field(_DEFAULTS.hops, description="REFERENCES hops of the graph prefetch, {}-{}".format(*RANGES["hops"]))
 
     def turn(self) -> TurnRequest:
         """The pipeline's request."""
-        return TurnRequest(self.query, self.conversationId or None, tuple(self.libraryIds), self.documentId or None,
-                           self.topK, self.threshold, self.enableHybridSearch, self.enableRerank,
-                           self.enableContextExpansion, self.think, self.historyTurns, self.hops)
+        return TurnRequest(
+            query=self.query, conversation_id=self.conversationId or None, library_ids=tuple(self.libraryIds),
+            document_id=self.documentId or None, top_k=self.topK, threshold=self.threshold,
+            enable_hybrid_search=self.enableHybridSearch, enable_rerank=self.enableRerank,
+            enable_context_expansion=self.enableContextExpansion, think=self.think,
+            history_turns=self.historyTurns, hops=self.hops,
+        )
 
 
 class ErrorItem(BaseModel):
@@ -99,32 +104,14 @@ class ChatResponse(BaseModel):
 
 def collect(events: Iterable[Event]) -> tuple[TurnResult, dict[str, Any]]:
     """A turn's events gathered into a TurnResult, and the data of its done event."""
-    result, done = TurnResult(), {}
-    for event in events:
-        data = event.to_dict()["data"]
-        if event.type == "conversation_id":
-            result.conversation_id = data["conversation_id"]
-        elif event.type == "user_message_id":
-            result.user_message_id = data["message_id"]
-        elif event.type == "assistant_message_id":
-            result.assistant_message_id = data["message_id"]
-        elif event.type == "thinking":
-            result.thinking += data["text"]
-        elif event.type == "content":
-            result.answer += data["text"]
-        elif event.type == "referenced_docs":
-            result.referenced_docs = data["docs"]
-        elif event.type == "graph_paths":
-            result.graph_paths = data["paths"]
-        elif event.type == "attachments":
-            result.attachments = data["items"]
-        elif event.type == "token_usage":
-            result.token_usage = data
-        elif event.type == "error":
-            result.errors.append(data["message"])
-        elif event.type == "done":
-            done = data
-    return result, done
+    fold = fold_events(events)
+    result = TurnResult(
+        conversation_id=fold.conversation_id, user_message_id=fold.user_message_id,
+        assistant_message_id=fold.message_id, answer=fold.content, thinking=fold.thinking,
+        referenced_docs=fold.referenced_docs, graph_paths=fold.graph_paths, attachments=fold.attachments,
+        token_usage=fold.token_usage, errors=fold.warnings,
+    )
+    return result, fold.done_data
 
 
 def _utf8(text: str) -> bytes:
@@ -211,7 +198,10 @@ def _rejected(exc: AnnexError) -> HTTPException:
 
 
 def api_router(service: Any) -> APIRouter:
-    """The /knowledge routes over an open kb.service.Service (mount it under /api)."""
+    """The /knowledge routes over an open kb.service.Service (mount it under /api).
+
+    Long on purpose: FastAPI routes are closures over the service, a few lines each, and read best side by side.
+    """
     router = APIRouter(prefix="/knowledge", tags=["knowledge"], default_response_class=SafeJSONResponse)
     bearer = HTTPBearer(auto_error=False, description="ANNEX_API_TOKEN, required for ingest and delete")
 

@@ -6,10 +6,11 @@ from typing import Any, Callable, Iterator, Sequence
 import gradio as gr
 
 from kb.service import Service
-from ui import citations, paths_figure, thinking
-from ui.ask import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
-from ui.knowledge import library_choices
-from ui.knowledge_tab import build_knowledge_tab
+from ui.chat.handlers import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.library.render import library_choices
+from ui.library.tab import build_knowledge_tab
+from kb.turn import RANGES
+from ui.chat import citations, paths_figure, thinking
 from ui.theme import CSS, THEME
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
@@ -28,7 +29,10 @@ INTRO = (
 
 
 def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) -> gr.Blocks:
-    """The whole UI over one opened Service; each extension is called inside the Blocks (e.g. to add MCP tools)."""
+    """The whole UI over one opened Service; each extension is called inside the Blocks (e.g. to add MCP tools).
+
+    Long on purpose: Gradio declares a layout inside one `with gr.Blocks()`, components beside their wiring.
+    """
     handlers = ChatHandlers(service)
     with gr.Blocks(title="annex-rag · 附件跳转问答", analytics_enabled=False) as demo:
         owner = gr.State("")
@@ -122,20 +126,20 @@ def _positional(update: Update) -> tuple:
 def _settings_panel(service: Service) -> list[gr.components.Component]:
     """The knobs of a turn, in KNOBS order, with TurnRequest's defaults."""
     libraries = service.sessions.visible(None, service.read.current().libraries)  # shared: every page starts so
-    knobs = [
-        gr.CheckboxGroup(library_choices(libraries), label="知识库（不选 = 全部共享库和本会话私有库）"),
-        gr.Slider(1, 100, DEFAULTS.top_k, step=1, label="topK：检索片段数"),
-        gr.Slider(0.0, 1.0, DEFAULTS.threshold, step=0.05, label="threshold：相对相关度阈值"),
-        gr.Checkbox(DEFAULTS.enable_hybrid_search, label="混合检索（向量 + BM25）"),
-        gr.Checkbox(DEFAULTS.enable_rerank, label="重排序"),
-        gr.Checkbox(DEFAULTS.enable_context_expansion, label="上下文扩展（相邻片段）"),
-        gr.Slider(0, 5, DEFAULTS.hops, step=1, label="hops：沿引用跳转的步数（0 = 不预取附件）"),
-        gr.Checkbox(DEFAULTS.think, label="think：让模型先思考（仅对支持的模型有效）"),
-        gr.Slider(0, 10, DEFAULTS.history_turns, step=1, label="historyTurns：检索时带上的前几轮问题"),
-    ]
-    assert len(knobs) == len(KNOBS)
+    knobs = {
+        "library_ids": gr.CheckboxGroup(library_choices(libraries), label="知识库（不选 = 全部共享库和本会话私有库）"),
+        "top_k": gr.Slider(*RANGES["top_k"], DEFAULTS.top_k, step=1, label="topK：检索片段数"),
+        "threshold": gr.Slider(*RANGES["threshold"], DEFAULTS.threshold, step=0.05, label="threshold：相对相关度阈值"),
+        "enable_hybrid_search": gr.Checkbox(DEFAULTS.enable_hybrid_search, label="混合检索（向量 + BM25）"),
+        "enable_rerank": gr.Checkbox(DEFAULTS.enable_rerank, label="重排序"),
+        "enable_context_expansion": gr.Checkbox(DEFAULTS.enable_context_expansion, label="上下文扩展（相邻片段）"),
+        "hops": gr.Slider(*RANGES["hops"], DEFAULTS.hops, step=1, label="hops：沿引用跳转的步数（0 = 不预取附件）"),
+        "think": gr.Checkbox(DEFAULTS.think, label="think：让模型先思考（仅对支持的模型有效）"),
+        "history_turns": gr.Slider(*RANGES["history_turns"], DEFAULTS.history_turns, step=1,
+                                   label="historyTurns：检索时带上的前几轮问题"),
+    }
     gr.Markdown(_model_line(service))
-    return knobs
+    return [knobs[name] for name in KNOBS]
 
 
 def _model_line(service: Service) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import gradio as gr
 
 from kb.session_libraries import SharedReads
-from kb.tools import KnowledgeTools, ToolError
+from kb.agent.tools import KnowledgeTools, ToolError
 
 
 def register_tools(service: Any) -> None:

@@ -8,9 +8,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from kb.agent import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
-from kb.llm import OpenAIChatModel
-from kb.pipeline import Pipeline
+from kb.agent.pipeline import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
+from kb.answer.llm import OpenAIChatModel
+from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest
 from tests.fake_openai import FakeChatServer, Script
 from tests.live_server import LiveServer

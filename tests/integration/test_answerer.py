@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.prompts import NO_ANSWER
-from kb.retrieval import keep
+from kb.answer.prompts import NO_ANSWER
+from kb.search.retrieval import keep
 from kb.service import open_service
 from kb.settings import load_settings
 from kb.turn import Hit, TurnRequest

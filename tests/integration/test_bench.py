@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from kb import bench
-from kb.synthetic import chinese_number, generate, labels_for
+from kb.eval import bench
+from kb.eval.synthetic import chinese_number, generate, labels_for
 
 FIGURES = {"chunks", "ingest_chunks_per_s", "retrieval_p50_ms", "prefetch_p50_ms", "hop_p50_ms", "hop_p95_ms",
            "baseline_hop_p50_ms", "hop_speedup", "turn_p50_ms", "turn_p95_ms", "peak_rss_mb"}

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import shutil
 
-from kb.bootstrap import sync_corpus
-from kb.uploads import UPLOADS_DIR
+from kb.ingest.sync import sync_corpus
+from kb.ingest.uploads import UPLOADS_DIR
 from kb.service import open_service
 from kb.settings import load_settings
 from tests.conftest import DEMO_CORPUS

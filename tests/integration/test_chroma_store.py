@@ -16,11 +16,11 @@ from typing import Callable, Iterator
 
 import pytest
 
-from kb.chroma_store import ChromaVectorStore, VectorStoreError
-from kb.embeddings import make_embedder
+from kb.search.chroma import ChromaVectorStore, VectorStoreError
+from kb.search.embeddings import make_embedder
 from kb.model import BODY, Attachment, Chunk, Document
 from kb.settings import Settings
-from kb.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
+from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE_QUESTION = "各成员单位的应急值班电话是多少？"
@@ -171,7 +171,7 @@ def test_persistent_store_survives_a_new_process(settings: Settings) -> None:
     opener(settings)().upsert_documents([PLAN, LAW])
     script = (
         "import json, sys; from pathlib import Path; from kb.settings import load_settings;"
-        "from kb.embeddings import make_embedder; from kb.chroma_store import ChromaVectorStore;"
+        "from kb.search.embeddings import make_embedder; from kb.search.chroma import ChromaVectorStore;"
         "s = load_settings(env={}, store_dir=Path(sys.argv[1])); store = ChromaVectorStore(s, make_embedder(s));"
         "hit = store.query(sys.argv[2], 1)[0];"
         "print(json.dumps({'count': store.count(), 'top': hit.chunk_id, 'span': [hit.start, hit.end]}))"

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT, SHARED_CORPUS
+from tests.conftest import ROOT, SHARED_CORPUS, needs_shared_corpus
 
 HOTEL = SHARED_CORPUS / "zh_plan_sheraton_xian_2024.txt"
 LICENCE = SHARED_CORPUS / "zh_rule_jiashizheng_shenling_2021_dangling_refs.md"
@@ -21,6 +21,7 @@ def _kb(*args: str | Path, store: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@needs_shared_corpus
 def test_ingest_json_stats_and_delete(tmp_path):
     store = tmp_path / "store"
     bad = tmp_path / "notes.pptx"
@@ -48,3 +49,11 @@ def test_ingest_json_stats_and_delete(tmp_path):
     assert stats["documents"] == 1 and stats["attachments"] == 0
     missing = _kb("delete", "nothing.md", store=store)
     assert missing.returncode == 1 and "no document 'nothing.md'" in missing.stderr
+
+
+def test_a_bad_setting_is_one_error_line_naming_the_variable(tmp_path):
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("ANNEX_")}, "ANNEX_EMBEDDING": "foo"}
+    run = subprocess.run([sys.executable, "-m", "kb", "stats", "--store", str(tmp_path / "store")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: ANNEX_EMBEDDING='foo'") and "Traceback" not in run.stderr

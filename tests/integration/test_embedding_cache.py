@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from graph.factory import open_graph_store
-from kb.chroma_store import ChromaVectorStore
-from kb.embedding_cache import CachedEmbedder, EmbeddingCacheError
-from kb.embeddings import HashEmbedder, make_embedder
-from kb.ingest import Ingestor
+from kb.search.chroma import ChromaVectorStore
+from kb.search.embedding_cache import CachedEmbedder, EmbeddingCacheError
+from kb.search.embeddings import HashEmbedder, make_embedder
+from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
 from tests.conftest import DEMO_CORPUS
 
@@ -42,7 +42,7 @@ class CountingHash(HashEmbedder):
 
 def ingest(settings: Settings, embedder: CountingHash, paths: Sequence[Path]) -> ChromaVectorStore:
     """Ingest through the product's Ingestor into the graph and a ChromaVectorStore on this embedder."""
-    graph = open_graph_store(settings)
+    graph = open_graph_store(settings.graph_dir, settings.graph_engine)
     vectors = ChromaVectorStore(settings, embedder)
     try:
         results = Ingestor(settings, graph, vectors).ingest(list(paths), "demo")

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from kb import eval as kb_eval
-from kb.baselines import KeywordPipeline, attachment_names, keyword_hop
-from kb.eval_metrics import load_questions
+from kb.eval import run as kb_eval
+from kb.eval.baselines import KeywordPipeline, attachment_names, keyword_hop
+from kb.eval.metrics import load_questions
 from kb.settings import load_settings
 from kb.service import open_service
 from kb.turn import TurnRequest

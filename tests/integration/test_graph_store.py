@@ -44,7 +44,7 @@ def test_unknown_engine_names_the_valid_ones(tmp_path: Path) -> None:
     with pytest.raises(GraphEngineError, match="'kuzu', 'ladybug'"):
         KuzuGraphStore(tmp_path / "g", engine="neo4j")
     with pytest.raises(GraphEngineError, match="ANNEX_GRAPH_ENGINE"):
-        open_graph_store(Settings(store_dir=tmp_path, graph_engine="neo4j"))
+        open_graph_store(Settings(store_dir=tmp_path, graph_engine="neo4j").graph_dir, "neo4j")
     assert not (tmp_path / "g").exists()
 
 

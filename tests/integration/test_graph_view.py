@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from graph.view import GraphView
-from kb.readmodels import ReadModels
+from kb.search.readmodels import ReadModels
 from tests.conftest import DEMO_CORPUS
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from kb.errors import IngestError
 from kb.model import CLI, UPLOAD
-from kb.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
+from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
 from tests.conftest import SHARED_CORPUS
 
 LAW = "zh_law_huanjing_baohushui_fa_empty_tables.md"  # 附表一, 附表二

@@ -5,11 +5,10 @@ import json
 import socket
 import time
 import urllib.request
-from types import SimpleNamespace
 
 import pytest
 
-from kb.llm import LLMError, ModelDelta, OpenAIChatModel, TokenUsage
+from kb.answer.llm import LLMError, ModelDelta, OpenAIChatModel, TokenUsage
 from kb.settings import Settings
 from tests.fake_openai import FakeChatServer, Script
 
@@ -180,7 +179,7 @@ def test_thinking_alone_before_a_failure_is_not_partial(server):
 
 def test_from_settings_reads_llm_fields(server):
     server.add(Script(content=["好"]))
-    settings = SimpleNamespace(llm_base_url=server.base_url, llm_api_key="", llm_model="qwen2.5", llm_timeout=2.0)
+    settings = Settings(llm_base_url=server.base_url, llm_api_key="", llm_model="qwen2.5", llm_timeout=2.0)
     model = OpenAIChatModel.from_settings(settings)
     assert (model.timeout, model.temperature) == (2.0, 0.2)
     assert _text(_collect(model), "content") == "好"
@@ -191,7 +190,7 @@ def test_from_settings_without_an_endpoint_says_which_variable_to_set():
     with pytest.raises(LLMError, match="ANNEX_LLM_BASE_URL"):
         OpenAIChatModel.from_settings(Settings())
     with pytest.raises(LLMError, match="ANNEX_LLM_MODEL"):
-        OpenAIChatModel.from_settings(SimpleNamespace(llm_base_url="http://127.0.0.1:9/v1"))
+        OpenAIChatModel.from_settings(Settings(llm_base_url="http://127.0.0.1:9/v1"))
 
 
 def test_fake_server_answers_without_streaming_with_tool_calls(server):

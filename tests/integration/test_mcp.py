@@ -11,7 +11,7 @@ from mcp import ClientSession
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
-from kb.prefetch import attachment_text
+from graph.prefetch import attachment_text
 from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from ui.mcp import register_tools

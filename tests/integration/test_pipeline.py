@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kb.events import EVENT_TYPES
-from kb.history import UnknownConversation
-from kb.pipeline import InvalidRequest, UnknownLibrary
-from kb.prompts import EMPTY_KB, NO_ANSWER
+from kb.answer.events import EVENT_TYPES
+from kb.answer.history import UnknownConversation
+from kb.answer.pipeline import InvalidRequest, UnknownLibrary
+from kb.answer.prompts import EMPTY_KB, NO_ANSWER
 from kb.settings import load_settings
 from kb.service import open_service
 from kb.turn import TurnRequest

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.llm import OpenAIChatModel
-from kb.pipeline import Pipeline
+from kb.answer.llm import OpenAIChatModel
+from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest
 from tests.fake_openai import FakeChatServer, Script
 

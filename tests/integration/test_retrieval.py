@@ -7,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kb.rerank import EndpointReranker, RerankError
+from kb.search.rerank import EndpointReranker, RerankError
 from kb.turn import TurnRequest
 
 

@@ -5,7 +5,7 @@ import io
 
 from kb.service import open_service
 from kb.settings import load_settings
-from kb.uploads import UPLOADS_DIR, ingest_uploads
+from kb.ingest.uploads import UPLOADS_DIR, ingest_uploads
 
 
 def test_a_leftover_staging_folder_is_removed_when_the_service_opens(tmp_path):

@@ -34,7 +34,7 @@ SECRET = "紫藤73519"
 SECRET_QUESTION = "值班暗号是什么？"
 SHARED_DOC = "共享值班预案.md"
 SHARED_TEXT = "# 共享值班预案\n\n共享库的值班暗号是银杏24680。\n"
-KNOBS = [[], 20, 0.7, True, False, False, 2, False, 3]  # ui.ask.KNOBS order
+KNOBS = [[], 20, 0.7, True, False, False, 2, False, 3]  # ui.chat.handlers.KNOBS order
 
 
 @pytest.fixture(scope="module")

@@ -23,10 +23,10 @@ import docx
 import pytest
 from chromadb.api.shared_system_client import SharedSystemClient
 
-from kb.ingest import WRITE_BATCH, Reconciled
+from kb.ingest.ingestor import WRITE_BATCH, Reconciled
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
-from kb.synthetic import generate
+from kb.eval.synthetic import generate
 
 pytestmark = pytest.mark.reliability
 

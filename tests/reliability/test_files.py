@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from kb.uploads import UPLOADS_DIR
+from kb.ingest.uploads import UPLOADS_DIR
 from tests import malformed
 from tests.conftest import ROOT
 from tests.reliability.conftest import assert_healthy, serve
@@ -126,7 +126,7 @@ def test_no_upload_leaves_its_staging_folder_behind(app):
 
 
 def test_the_knowledge_tab_reports_a_malformed_docx_by_name_and_ingests_the_rest(app, tmp_path):
-    from ui.knowledge_tab import KnowledgeBase
+    from ui.library.tab import KnowledgeBase
 
     paths = []
     for i, (name, data) in enumerate([("坏.docx", malformed.broken_xml()), ("巡查.md", GOOD_MD.encode())]):

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import pytest
 
-from kb.context import estimate_messages
+from kb.answer.context import estimate_messages
 from kb.settings import SettingsError, load_settings
 from tests.fake_openai import FakeChatServer, Script
 from tests.reliability.conftest import NORMAL_QUESTION, LiveApp, assert_healthy, serve

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.bootstrap import sync_corpus
+from kb.ingest.sync import sync_corpus
 from kb.service import open_service
 from kb.settings import load_settings
 from tests.conftest import DEMO_CORPUS

@@ -6,11 +6,11 @@ import dataclasses
 import gradio as gr
 import pytest
 
-from kb.llm import OpenAIChatModel
-from kb.pipeline import Pipeline
+from kb.answer.llm import OpenAIChatModel
+from kb.answer.pipeline import Pipeline
 from tests.fake_openai import FakeChatServer, Script
-from ui.ask import ChatHandlers
-from ui.chat import ATTACHMENTS_TITLE, THINKING_TITLE, TurnView
+from ui.chat.handlers import ChatHandlers
+from ui.chat.turn_view import ATTACHMENTS_TITLE, THINKING_TITLE, TurnView
 
 QUESTION = "园区公共应急事故池的有效容积是多少？"
 KNOBS = ([], 20, 0.7, True, False, False, 2, False, 3)

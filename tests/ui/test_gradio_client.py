@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from gradio_client import Client
 
-from ui.ask import OUTPUTS
+from ui.chat.handlers import OUTPUTS
 
-# The settings accordion's defaults, in ui.ask.KNOBS order (the client passes every visible input).
+# The settings accordion's defaults, in ui.chat.handlers.KNOBS order (the client passes every visible input).
 KNOBS = ([], 20, 0.7, True, False, False, 2, False, 3)
 # The client returns the outputs that are not gr.State, in order.
 VISIBLE = [name for name in OUTPUTS if name not in ("conversation", "owner", "turns", "shown")]

@@ -6,10 +6,10 @@ import re
 
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import Attachment, Document, IngestResult, Part, Reference
-from ui.citations import answer_terms, citation_choices, render_citations, render_source
-from ui.knowledge import document_view_html, ingest_results_html
-from ui.library_figure import library_figure, select_documents
-from ui.paths_figure import KINDS, paths_figure
+from ui.chat.citations import answer_terms, citation_choices, render_citations, render_source
+from ui.library.render import document_view_html, ingest_results_html
+from ui.library.figure import library_figure, select_documents
+from ui.chat.paths_figure import KINDS, paths_figure
 from ui.safe import md
 
 EVIL_TITLE = '预案<img src=x onerror="alert(1)">'

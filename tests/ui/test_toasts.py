@@ -10,16 +10,16 @@ import warnings
 import gradio as gr
 import pytest
 
-from kb.llm import OpenAIChatModel
-from kb.pipeline import Pipeline
+from kb.answer.llm import OpenAIChatModel
+from kb.answer.pipeline import Pipeline
 from tests.fake_openai import FakeChatServer, Script
-from ui.ask import ChatHandlers
-from ui.knowledge_tab import KnowledgeBase
+from ui.chat.handlers import ChatHandlers
+from ui.library.tab import KnowledgeBase
 from ui.safe import toast
 
 HOSTILE = "<img src=x onerror=alert(1)><b>粗</b>"
 ESCAPED = "&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;粗&lt;/b&gt;"
-KNOBS = (20, 0.7, True, False, False, 2, False, 3)  # ui.ask.KNOBS after the libraries
+KNOBS = (20, 0.7, True, False, False, 2, False, 3)  # ui.chat.handlers.KNOBS after the libraries
 
 
 def test_toast_escapes_markup_and_keeps_text():

@@ -1,8 +1,8 @@
 """The prompt's token estimate and fitting sources into a context window."""
 from __future__ import annotations
 
-from kb.context import CUT_MARK, estimate_messages, estimate_tokens, fit
-from kb.sources import build_messages
+from kb.answer.context import CUT_MARK, estimate_messages, estimate_tokens, fit
+from kb.answer.sources import build_messages
 from kb.turn import Source
 
 QUESTION = "东岭街道有几艘冲锋舟？"

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from kb.documents import AttachmentFile, build_document
-from kb.parsing import parse_file
-from kb.presplit import presplit_name
+from kb.ingest.assemble import AttachmentFile, build_document
+from kb.ingest.parsing import parse_file
+from kb.ingest.presplit import presplit_name
 from tests.conftest import DATA_DIR, DEMO_CORPUS
 
 EXPECTED = json.loads((DATA_DIR / "expected_links.json").read_text(encoding="utf-8"))

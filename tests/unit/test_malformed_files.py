@@ -8,9 +8,9 @@ import zipfile
 import docx
 import pytest
 
-from kb.docx_text import UNPACKED_FACTOR
+from kb.ingest.docx_text import UNPACKED_FACTOR
 from kb.errors import ParseError
-from kb.parsing import parse_file
+from kb.ingest.parsing import parse_file
 from tests import malformed
 
 LIMIT = 50 << 20

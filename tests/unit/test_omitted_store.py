@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from graph.kuzu_store import KuzuGraphStore
-from kb.documents import build_document
+from kb.ingest.assemble import build_document
 from kb.model import ParsedFile
 
 TEXT = "第一条 按照本规则附件一的规定执行。\n附件一：辅助指挥、联络的符号和信号（略）\n附件二：飞行高度层配备标准\n一、八千四百米以下，每隔三百米为一个高度层。\n"

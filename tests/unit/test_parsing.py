@@ -7,7 +7,7 @@ import docx
 import pytest
 
 from kb.errors import ParseError
-from kb.parsing import parse_file
+from kb.ingest.parsing import parse_file
 
 LIMIT = 50 << 20
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.documents import build_document
+from kb.ingest.assemble import build_document
 from kb.model import Heading, ParsedFile
 
 TAIL = "".join(

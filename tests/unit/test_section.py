@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.section import extract_section
+from kb.answer.section import extract_section
 
 ANSWER = "园区值班电话为029-8637-1190[1]。"
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.documents import build_document
-from kb.parsing import parse_file
+from kb.ingest.assemble import build_document
+from kb.ingest.parsing import parse_file
 from tests.conftest import SHARED_CORPUS
 
 pytestmark = pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
@@ -169,7 +169,7 @@ def test_stamp_tax_empty_unnumbered_table_still_exists_with_its_title():
 
 
 def test_every_development_question_names_an_attachment_the_splitter_finds_with_that_title():
-    from kb.eval_metrics import load_questions
+    from kb.eval.metrics import load_questions
 
     questions, problems = load_questions(SHARED_CORPUS / "questions.jsonl")
     assert problems == [] and len(questions) == 35

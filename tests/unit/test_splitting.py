@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from kb.attachments import split_attachments
+from kb.ingest.splitting import split_attachments
 from kb.labels import make_label, parse_label
 
 BODY = "第一条 为规范应急工作，制定本预案。\n第二条 本预案适用于园区。\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from kb.errors import ParseError
-from kb.presplit import presplit_name
-from kb.uploads import NAME_MAX_BYTES, upload_name
+from kb.ingest.presplit import presplit_name
+from kb.ingest.uploads import NAME_MAX_BYTES, upload_name
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,151 @@
+"""Questions about an attachment the document holds nothing for: empty, omitted (（略）), dangling, or no such number.
+
+A reader who is asked "附件三规定的信号是怎样的?" opens the document, turns to 附件三 and finds "（略）": the honest
+answer names 附件三 and says it holds nothing, rather than quoting some other sentence. This module does the
+same: it finds the attachments a question names (by label — 附件三, 附件3, 附表一 — or by title or a table caption
+inside it), resolves them within the question's document(s), and reports the ones with no content to answer from.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+from graph.store import AttachmentInfo, DocumentSummary, GraphReads
+from graph.resolve import AttachmentCatalog
+from kb.labels import LABEL, make_label
+from kb.model import Chunk
+from graph.prefetch import attachment_text
+from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_LABEL
+from kb.turn import Source
+
+EMPTY, OMITTED, DANGLING, ABSENT = "empty", "omitted", "dangling", "absent"
+MIN_NAME_CHARS = 4  # a shared run this long names a document or an attachment title
+_NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
+# Lines that only name or frame content: Markdown headings, table/figure captions, 续表, notes in parentheses,
+# numbered section headings without a sentence in them.
+_CAPTION = re.compile(r"^(?:续表|续)?\s*[表图]\s*[0-9０-９一二三四五六七八九十]+(?:[-－.．][0-9０-９]+)?\s*(?P<title>.*)$")
+_HEADING_ONLY = re.compile(r"^(?:#+\s*.*|续表|续|[（(].*[)）]|[一二三四五六七八九十]+[、.．][^。；;，,：:|0-9０-９]*)$")
+_OMITTED_MARK = re.compile(r"[（(]\s*略\s*[)）]")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """An attachment the question asks about and the document holds no content for."""
+
+    doc_id: str
+    doc_title: str
+    label: str
+    title: str
+    state: str  # empty | omitted | dangling | absent
+    known: tuple[str, ...] = ()  # for absent: the labels the document does have
+
+
+def find_gaps(
+    question: str,
+    sources: Sequence[Source],
+    documents: dict[str, DocumentSummary],
+    catalog: AttachmentCatalog,
+    graph: GraphReads,
+) -> list[Gap]:
+    """The attachments the question names, in its document(s), that hold nothing to answer from."""
+    docs = question_documents(question, sources, documents)
+    if not docs:
+        return []
+    attachments = {doc_id: {a.label: a for a in catalog.of_documents([doc_id])} for doc_id in docs}
+    contents = graph.attachments_chunks([(d, label) for d in docs for label in attachments[d]])
+    asked: dict[tuple[str, str], AttachmentInfo | None] = {}
+    for m in LABEL.finditer(question):
+        label = make_label(m.group("kind"), m.group("number"))
+        # The first of the question's documents that has this attachment, or at least mentions it.
+        holder = next((d for d in docs if label in attachments[d] or label in documents[d].dangling), docs[0])
+        asked.setdefault((holder, label), attachments[holder].get(label))
+    for doc_id in docs:
+        for a in attachments[doc_id].values():
+            if _names(question, a, contents.get((doc_id, a.label), [])):
+                asked.setdefault((doc_id, a.label), a)
+    gaps = []
+    for (doc_id, label), info in asked.items():
+        gap = _state(documents[doc_id], label, info, contents.get((doc_id, label), []), list(attachments[doc_id]))
+        if gap is not None:
+            gaps.append(gap)
+    return gaps
+
+
+def gap_answer(gaps: Sequence[Gap]) -> str:
+    """The offline answer naming each attachment and that the document holds no content for it."""
+    lines = []
+    for g in gaps:
+        title = GAP_TITLE.format(title=g.title) if g.title else ""
+        known = GAP_KNOWN.format(labels="、".join(g.known)) if g.known else GAP_NONE_KNOWN
+        lines.append("- " + GAP_ANSWERS[g.state].format(doc=g.doc_title, label=g.label, title=title, known=known))
+    named = [f"- {g.label}-{g.title}" if g.title else f"- {g.label}" for g in gaps if g.state in (EMPTY, OMITTED)]
+    return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n" + ("\n".join(named) or "- 无") + "\n"
+
+
+def question_documents(question: str, sources: Sequence[Source], documents: dict[str, DocumentSummary]) -> list[str]:
+    """Of the sources' documents, those the question names by title, else all of them; best source first."""
+    wanted = _norm(question)
+    ranked = [s.doc_id for s in sorted(sources, key=lambda s: (-s.score, s.n)) if s.doc_id in documents]
+    order = {doc_id: i for i, doc_id in enumerate(dict.fromkeys(ranked))}
+    # The named document is one the question retrieved: with its title indexed in every chunk, a question that
+    # names it finds it, and a turn never compares the question with every title of the library.
+    named = {d: len(_common(wanted, _norm(documents[d].title))) for d in order}
+    best = max(named.values(), default=0)
+    if best >= MIN_NAME_CHARS:
+        chosen = [doc_id for doc_id, n in named.items() if n == best]
+        return sorted(chosen, key=lambda d: order.get(d, len(order)))
+    return list(order)
+
+
+def _names(question: str, attachment: AttachmentInfo, chunks: Sequence[Chunk]) -> bool:
+    """The question names this attachment by its title, or by a caption of a table inside it."""
+    wanted = _norm(question)
+    names = [attachment.title, *(_captions(attachment_text(chunks)) if chunks else [])]
+    return any(len(n := _norm(name)) >= MIN_NAME_CHARS and n in wanted for name in names)
+
+
+def _captions(text: str) -> list[str]:
+    return [m.group("title") for line in text.split("\n") if (m := _CAPTION.match(line.strip())) and m.group("title")]
+
+
+def _state(doc: DocumentSummary, label: str, info: AttachmentInfo | None, chunks: Sequence[Chunk],
+           known: Sequence[str]) -> Gap | None:
+    if info is None:
+        state = DANGLING if label in doc.dangling else ABSENT
+        return Gap(doc.id, doc.title, label, "", state, tuple(known) if state == ABSENT else ())
+    if info.omitted or (chunks and _omitted(attachment_text(chunks), info.title)):
+        return Gap(doc.id, doc.title, label, info.title, OMITTED)
+    if not chunks or is_empty(attachment_text(chunks), info.title):
+        return Gap(doc.id, doc.title, label, info.title, EMPTY)
+    return None
+
+
+def is_empty(text: str, title: str) -> bool:
+    """Only a header, a title, captions and headings: the content (a lost table, say) is not there."""
+    lines = [line.strip().strip("*").strip() for line in text.split("\n")]
+    rest = [line for line in lines[1:] if line and _norm(line) != _norm(title)]
+    return all(_CAPTION.match(line) or _HEADING_ONLY.match(line) for line in rest)
+
+
+def _omitted(text: str, title: str) -> bool:
+    """The attachment's text is its header and title with （略） in place of the content."""
+    body = _OMITTED_MARK.sub("", text, count=1)
+    return bool(_OMITTED_MARK.search(text)) and len(_norm(body)) <= len(_norm(title)) + 12
+
+
+def _common(a: str, b: str) -> str:
+    """The longest run of characters a and b share."""
+    best = ""
+    for i in range(len(b)):
+        for j in range(i + len(best) + 1, len(b) + 1):
+            if b[i:j] in a:
+                best = b[i:j]
+            else:
+                break
+    return best
+
+
+def _norm(text: str) -> str:
+    return _NOISE.sub("", unicodedata.normalize("NFKC", text)).lower()

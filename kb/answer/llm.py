@@ -1,0 +1,360 @@
+"""Streaming chat with any OpenAI-compatible endpoint; the only module that imports openai."""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol
+
+import openai
+
+from kb.answer.context import estimate_messages
+from kb.errors import AnnexError
+from kb.settings import Settings
+
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Token counts the server reported for one completion."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+@dataclass(frozen=True)
+class ModelDelta:
+    """One piece of a streamed answer."""
+
+    kind: str  # "thinking" | "content" | "usage"
+    text: str = ""
+    usage: TokenUsage | None = None
+
+
+class LLMError(AnnexError):
+    """The chat model could not answer; partial is True when some answer content was already streamed."""
+
+    def __init__(self, message: str, partial: bool = False) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class ChatModel(Protocol):
+    """What the answerer needs from a chat model."""
+
+    name: str  # shown to users, e.g. "qwen2.5 @ http://host/v1"
+    offline: bool
+
+    def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
+        """Yield thinking and content deltas in order, then at most one usage delta."""
+        ...
+
+
+class ThinkTagSplitter:
+    """Splits streamed text into thinking and content at <think>…</think>, even when a tag straddles chunks."""
+
+    def __init__(self) -> None:
+        self._pending = ""  # text that may be the start of a tag; held back until the next chunk decides
+        self._thinking = False
+        self._after_tag = False  # models put "\n\n" after a tag; dropped so answers don't start blank
+
+    def feed(self, text: str) -> list[ModelDelta]:
+        """Deltas for the text that is now unambiguous; a possible tag prefix at the end waits."""
+        buf, out = self._pending + text, []
+        while True:
+            tag = THINK_CLOSE if self._thinking else THINK_OPEN
+            at = buf.find(tag)
+            if at < 0:
+                keep = _tag_prefix_len(buf, tag)
+                self._emit(out, buf[: len(buf) - keep])
+                self._pending = buf[len(buf) - keep :]
+                return out
+            self._emit(out, buf[:at])
+            buf = buf[at + len(tag) :]
+            self._thinking, self._after_tag = not self._thinking, True
+
+    def flush(self) -> list[ModelDelta]:
+        """Deltas for whatever was held back; call once when the stream ends."""
+        out: list[ModelDelta] = []
+        self._emit(out, self._pending)
+        self._pending = ""
+        return out
+
+    def _emit(self, out: list[ModelDelta], text: str) -> None:
+        if self._after_tag:
+            text = text.lstrip()
+            self._after_tag = not text
+        if not text:
+            return
+        kind = "thinking" if self._thinking else "content"
+        if out and out[-1].kind == kind:
+            out[-1] = ModelDelta(kind, out[-1].text + text)
+        else:
+            out.append(ModelDelta(kind, text))
+
+
+def _tag_prefix_len(text: str, tag: str) -> int:
+    """Length of the longest suffix of text that is a proper prefix of tag."""
+    for n in range(min(len(text), len(tag) - 1), 0, -1):
+        if text.endswith(tag[:n]):
+            return n
+    return 0
+
+
+class OpenAIChatModel:
+    """A ChatModel over an OpenAI-compatible /v1 endpoint (vLLM, Ollama, llama.cpp, DeepSeek, OpenAI…)."""
+
+    offline = False
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str = "",
+        model: str = "",
+        timeout: float = 60.0,
+        max_retries: int = 1,
+        temperature: float = 0.2,
+        context_tokens: int = 8192,
+        max_tokens: int = 1024,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.temperature = temperature
+        self.context_tokens = context_tokens  # only for naming the likely cause of a failure
+        self.max_tokens = max_tokens
+        self.name = f"{model} @ {self.base_url}"
+        self._thinking_switch = True  # send chat_template_kwargs until the server rejects it
+        self._client = openai.OpenAI(
+            base_url=self.base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=max_retries
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> OpenAIChatModel:
+        """Build from the Settings.llm_* fields."""
+        base_url, model = settings.llm_base_url, settings.llm_model
+        if not base_url:
+            raise LLMError("No model endpoint is configured; set ANNEX_LLM_BASE_URL (e.g. http://localhost:8000/v1).")
+        if not model:
+            raise LLMError(f"No model name is configured for {base_url}; set ANNEX_LLM_MODEL (e.g. qwen2.5).")
+        return cls(
+            base_url=base_url,
+            api_key=settings.llm_api_key,
+            model=model,
+            timeout=settings.llm_timeout,
+            max_retries=settings.llm_max_retries,
+            temperature=settings.llm_temperature,
+            context_tokens=settings.llm_context_tokens,
+            max_tokens=settings.llm_max_tokens,
+        )
+
+    def complete(self, messages: list[dict[str, Any]], **options: Any) -> Any:
+        """One non-streamed completion (the SDK's response); `options` go to the API (e.g. tools); raises LLMError."""
+        try:
+            return self._client.chat.completions.create(
+                model=self.model, messages=messages, temperature=self.temperature, max_tokens=self.max_tokens,  # type: ignore[arg-type]
+                **options,
+            )
+        except openai.APIStatusError as exc:
+            raise LLMError(self._status_message(exc)) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMError(self._timeout_message(False)) from exc
+        except openai.APIConnectionError as exc:
+            raise LLMError(self._connection_message(exc, False)) from exc
+        except openai.APIError as exc:
+            raise LLMError(f"The model endpoint {self.base_url} reported an error: {exc.message}; retry, "
+                           "or check the server's logs.") from exc
+
+    def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
+        """Stream the answer; thinking deltas come whatever `think` says, the UI decides whether to show them."""
+        splitter = ThinkTagSplitter()
+        pairs = (_PairJoiner(), _PairJoiner())  # reasoning, content
+        started = partial = False
+        began = time.monotonic()
+        try:
+            response = self._create(messages, think)
+            started = True
+            chunks, usage = 0, None
+            with response:
+                for chunk in response:
+                    chunks += 1
+                    usage = chunk.usage or usage  # some servers repeat a running total on every chunk
+                    for delta in self._deltas(chunk, splitter, pairs):
+                        partial = partial or delta.kind == "content"
+                        yield delta
+            if not chunks:
+                raise LLMError(self._no_chunk_message(messages))
+            if reasoning := pairs[0].flush():
+                yield ModelDelta("thinking", reasoning)
+            yield from splitter.feed(pairs[1].flush())
+            yield from splitter.flush()
+            if usage is not None:
+                yield ModelDelta("usage", usage=TokenUsage(usage.prompt_tokens, usage.completion_tokens,
+                                                           usage.total_tokens))
+        except openai.APIStatusError as exc:
+            raise LLMError(self._status_message(exc), partial) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMError(self._timeout_message(started, time.monotonic() - began), partial) from exc
+        except openai.APIConnectionError as exc:
+            raise LLMError(self._connection_message(exc, started), partial) from exc
+        except openai.APIError as exc:  # an {"error": …} event inside the stream
+            remedy = self._context_hint(messages, str(exc.message)) or "retry, or check the server's logs."
+            raise LLMError(f"The model endpoint {self.base_url} reported an error mid-answer: {exc.message}; {remedy}",
+                           partial) from exc
+        except json.JSONDecodeError as exc:
+            raise LLMError(f"The model endpoint {self.base_url} sent a malformed stream chunk ({exc.msg}); "
+                           "the server or a proxy in between is broken — retry, or check its logs.", partial) from exc
+
+    def _create(self, messages: list[dict[str, str]], think: bool) -> Any:
+        """Open the stream; chat_template_kwargs.enable_thinking is best-effort (see below)."""
+        # vLLM, SGLang and llama.cpp hand chat_template_kwargs to the chat template, and Qwen3-style templates
+        # honour enable_thinking; most other servers ignore it. Strict ones (api.openai.com) answer 400 naming
+        # the field: then it is dropped, for this request and every later one.
+        extra = {"chat_template_kwargs": {"enable_thinking": think}} if self._thinking_switch else None
+        try:
+            return self._client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                stream=True,
+                stream_options={"include_usage": True},
+                extra_body=extra,
+            )
+        except openai.BadRequestError as exc:
+            if not self._thinking_switch or "chat_template_kwargs" not in _detail(exc):
+                raise
+            self._thinking_switch = False
+            return self._create(messages, think)
+
+    def _deltas(self, chunk: Any, splitter: ThinkTagSplitter, pairs: tuple[_PairJoiner, _PairJoiner]
+                ) -> Iterator[ModelDelta]:
+        """Deltas in one chat.completion.chunk: reasoning fields, then content split at <think> tags."""
+        for choice in chunk.choices[:1]:
+            delta = choice.delta
+            extra = delta.model_extra or {}  # reasoning fields are not in the SDK's schema: pydantic extras
+            reasoning = extra.get("reasoning_content") or extra.get("reasoning")
+            if isinstance(reasoning, str) and (reasoning := pairs[0].feed(reasoning)):
+                yield ModelDelta("thinking", reasoning)
+            if delta.content:
+                yield from splitter.feed(pairs[1].feed(delta.content))
+
+    def _status_message(self, exc: openai.APIStatusError) -> str:
+        where, code, detail = self.base_url, exc.status_code, _detail(exc)
+        if code in (401, 403):
+            return (f"The model endpoint {where} rejected the API key (HTTP {code}: {detail}); "
+                    "set ANNEX_LLM_API_KEY to a valid key.")
+        if code == 404:
+            return (f"The model endpoint {where} has no model {self.model!r} or no chat API (HTTP 404: {detail}); "
+                    "check ANNEX_LLM_MODEL, and that ANNEX_LLM_BASE_URL ends in /v1.")
+        if code == 429:
+            return (f"The model endpoint {where} is rate-limiting requests (HTTP 429: {detail}); "
+                    "wait a moment and ask again, or raise ANNEX_LLM_MAX_RETRIES.")
+        if code >= 500:
+            return (f"The model endpoint {where} failed with HTTP {code} ({detail}); "
+                    "the server is in trouble — ask again later, or check its logs.")
+        if _mentions_context(detail):
+            return (f"The model endpoint {where} refused the request (HTTP {code}: {detail}); the prompt does not fit "
+                    f"the model's context window: set ANNEX_LLM_CONTEXT_TOKENS (now {self.context_tokens}) to the "
+                    "server's context size, or lower topK, ANNEX_PREFETCH_BUDGET or ANNEX_LLM_MAX_TOKENS.")
+        return (f"The model endpoint {where} refused the request (HTTP {code}: {detail}); "
+                "check ANNEX_LLM_MODEL and ANNEX_LLM_BASE_URL, or shorten the question if it names a length limit.")
+
+    def _timeout_message(self, started: bool, waited: float) -> str:
+        if started:  # a read timeout mid-stream is not retried
+            return (f"The model endpoint {self.base_url} stopped sending for over {self.timeout:g} s mid-answer; "
+                    "ask again, or raise ANNEX_LLM_TIMEOUT for slow models.")
+        attempts = self.max_retries + 1  # the client retries a timeout before the answer starts
+        tries = "" if attempts == 1 else (f" on any of {attempts} attempts "
+                                          f"(1 + ANNEX_LLM_MAX_RETRIES={self.max_retries})")
+        return (f"The model endpoint {self.base_url} did not answer within {self.timeout:g} s{tries}; "
+                f"gave up after {waited:.1f} s in all. Check the server is up, or raise ANNEX_LLM_TIMEOUT for slow "
+                "models.")
+
+    def _no_chunk_message(self, messages: list[dict[str, str]]) -> str:
+        return (f"The model endpoint {self.base_url} answered without a single completion chunk. Likely causes: "
+                f"{self._context_cause(messages)}; or ANNEX_LLM_BASE_URL is not an OpenAI-compatible /v1 API.")
+
+    def _context_cause(self, messages: list[dict[str, str]]) -> str:
+        return (f"the prompt (~{estimate_messages(messages):,} tokens) plus the answer cap (ANNEX_LLM_MAX_TOKENS="
+                f"{self.max_tokens}) may exceed the model's context window (ANNEX_LLM_CONTEXT_TOKENS="
+                f"{self.context_tokens}; a local server's own is often smaller, e.g. 2048): lower topK or "
+                "ANNEX_PREFETCH_BUDGET, or set ANNEX_LLM_CONTEXT_TOKENS to the server's context size")
+
+    def _context_hint(self, messages: list[dict[str, str]], detail: str = "") -> str:
+        """What to do when an in-stream error is about the context length; "" when it is not."""
+        return self._context_cause(messages) + "." if _mentions_context(detail) else ""
+
+    def _connection_message(self, exc: openai.APIConnectionError, started: bool) -> str:
+        if started:
+            return (f"The connection to the model endpoint {self.base_url} dropped mid-answer; "
+                    "ask again, and check the server's logs if it keeps happening.")
+        if _caused_by(exc, ConnectionRefusedError):
+            return (f"The model endpoint {self.base_url} refused the connection; "
+                    "check ANNEX_LLM_BASE_URL or unset it to use the offline answerer.")
+        return (f"Could not reach the model endpoint {self.base_url} ({_root(exc)}); "
+                "check ANNEX_LLM_BASE_URL and the network, or unset it to use the offline answerer.")
+
+
+def _mentions_context(detail: str) -> bool:
+    """Whether a server's error is about the prompt's length (llama.cpp, vLLM, OpenAI, Ollama wordings)."""
+    text = detail.lower()
+    return "context" in text and any(w in text for w in ("exceed", "length", "window", "too long", "maximum"))
+
+
+class _PairJoiner:
+    """Joins a UTF-16 surrogate pair a server split across two chunks ("\\ud83d", then "\\ude00")."""
+
+    def __init__(self) -> None:
+        self._high = ""
+
+    def feed(self, text: str) -> str:
+        """The text that is now whole; a high surrogate at the end waits for the next chunk."""
+        text, self._high = self._high + text, ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self._high = text[:-1], text[-1]
+        return _valid_text(text)
+
+    def flush(self) -> str:
+        text, self._high = self._high, ""
+        return _valid_text(text)
+
+
+def _valid_text(text: str) -> str:
+    """Text a store and a UTF-8 stream accept: surrogate pairs joined, a lone surrogate (a pair split across
+    chunks by a server) replaced by U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def _detail(exc: openai.APIStatusError) -> str:
+    """The server's own error message, short."""
+    body = exc.body
+    error = body.get("error", body) if isinstance(body, dict) else body
+    message = error.get("message") if isinstance(error, dict) else error
+    text = str(message) if message else exc.response.reason_phrase
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether kind is anywhere in the chain of causes (httpx wraps the OSError twice)."""
+    cause: BaseException | None = exc
+    for _ in range(10):
+        if cause is None:
+            return False
+        if isinstance(cause, kind):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _root(exc: BaseException) -> str:
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return str(exc) or type(exc).__name__

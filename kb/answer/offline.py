@@ -1,0 +1,352 @@
+"""The offline default answerer: picks the source sentences that best answer the question and cites them."""
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from functools import lru_cache
+from collections import Counter
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from kb.ingest.splitting import is_header_line, is_toc_line
+from kb.labels import LABEL, make_label
+from kb.ingest.parsing import CELL_SEPARATOR
+from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
+from kb.search.tokens import MEASURE_WORDS, tokenize
+from kb.turn import Source
+
+MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
+MAX_SENTENCES = 4
+MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
+TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
+NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
+HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
+LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
+_SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
+# What a question asks for, from its question words.
+_LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
+_QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
+_NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
+# A quantity or list question asks for something: the words right after 多少名/几艘/哪些 (多少名在编医生, 哪些外部救援
+# 电话), or right before a closing 是多少/有多大 (累计降雨量是多少). A sentence that lacks them (in its own words or in
+# what its source is about) speaks of something else. Attribute words (尺寸, 数量)
+# are what the number itself expresses, so they need not appear.
+_COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
+_COUNTED_BEFORE = re.compile(
+    r"(?P<what>[^，。？！?!,、；;]+?)(?:(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟])"
+)  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
+COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
+_PARTS = re.compile(r"[？?]")
+_CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
+ATTRIBUTES = frozenset("内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
+QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
+_LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
+_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
+ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+_QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
+QUOTED_WEIGHT = 2.0
+FOCUS_WEIGHT = 2.0
+QUOTED_MATCH = 1.25
+_DIGIT = re.compile(r"[0-9０-９]")
+_SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
+MAX_PLAIN_COLUMNS = 6
+_INTRODUCES = re.compile(r"[：:]\s*$")
+_SENTENCE_END = re.compile(r"[。！？；!?;]$")
+_RULE = re.compile(r":?-{2,}:?|")
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    source: Source
+    text: str
+    coverage: float
+    position: int = 0  # order of the unit within its source
+    item: bool = False  # a list line or a table row rather than a sentence
+    focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
+
+
+@dataclass(frozen=True)
+class Asks:
+    """What a question asks for: a quantity (a number answers it), a list, a name."""
+
+    quantity: bool
+    list: bool
+    name: bool
+
+
+def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
+    """What a 多少/几/哪些 question asks for: per alternative (平面图和疏散图), the words a sentence must hold (its
+    first two nouns, attribute words such as 电话 or 尺寸 aside: the number itself is those); and all the phrase's
+    words, which weigh more than the rest of the question. Empty when it asks for no count or list."""
+    def words(text: str) -> list[str]:  # single characters are measure words and particles here
+        return [t for t in tokenize(text) if len(t) > 1]
+
+    def nouns(found: list[str]) -> list[str]:
+        return [t for t in found if t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
+
+    after = _COUNTED_AFTER.search(question)
+    if after and words(after.group("what")):
+        parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
+        needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
+        return needed, {t for found in parts for t in found}
+    before = _COUNTED_BEFORE.search(question)
+    found = words(before.group("what")) if before else []
+    needed = nouns(found)[-COUNTED_WORDS:]
+    return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
+
+
+def asks(question: str) -> Asks:
+    """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
+    return Asks(bool(_QUANTITY.search(question)), bool(_LIST.search(question)), bool(_NAME.search(question)))
+
+
+class ExtractiveAnswerer:
+    """Deterministic, no model: the answer is sentences of the sources, each cited [n]."""
+
+    name = "离线抽取模式（offline extractive）"
+    offline = True
+
+    def answer(self, question: str, sources: Sequence[Source], context: str = "",
+               covers: Mapping[str | tuple[str, str], str] | None = None) -> str:
+        """An answer with [n] citations and a **相关附件** section, or NO_ANSWER.
+
+        `covers` maps a document id to its opening lines (its cover: title, issuer), and a (document id, label) to
+        that attachment's title: what their sentences are about.
+        """
+        chosen = self.select_parts(question, sources, context, covers)
+        if not chosen:
+            return f"{OFFLINE_LABEL}\n\n{NO_ANSWER}"
+        lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
+        attachments = _attachments_used(chosen, sources)
+        section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
+        return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
+
+    def select_parts(self, question: str, sources: Sequence[Source], context: str = "",
+                     covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
+        """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context."""
+        parts = [p for p in _PARTS.split(question) if tokenize(p)]
+        if len(parts) < 2:
+            return self.select(question, sources, context, covers)
+        out: list[_Candidate] = []
+        for part in parts:
+            home = {c.source.doc_id for c in out}  # one question is about one place: the first answer's documents
+            for c in self.select(part, sources, f"{context} {question}", covers):
+                if (not home or c.source.doc_id in home) and all(c.text.strip() != o.text.strip() for o in out):
+                    out.append(c)
+        return out
+
+    def select(self, question: str, sources: Sequence[Source], context: str = "",
+               covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
+        """The best sentences, best first (a list's items in their order); empty when none covers enough."""
+        weights = Counter({t: 1.0 for t in tokenize(question)})
+        quoted = _QUOTED.findall(question)
+        for term in quoted:
+            for t in tokenize(term):
+                weights[t] = QUOTED_WEIGHT  # “生产”: the term the question is about, in the document's own words
+        for token in tokenize(context):
+            weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
+        if not weights or not sources:
+            return []
+        wants = asks(question)
+        needed, focus = asked_for(question)
+        for t in focus:
+            weights[t] = max(weights[t], FOCUS_WEIGHT)
+        units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(_units(s.text))
+                 if text.strip() != s.doc_title]
+        # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
+        token_sets = [_words(text) if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
+        # A table's column names are written once, in its header: counted in every row they would look common
+        # and weigh nothing, and "哪些…电话" would never find the 电话 column.
+        counted_sets = [tokens - _words(header) if header else tokens
+                        for (_, _, _, header), tokens in zip(units, token_sets)]
+        about = _about(sources, covers or {})
+        titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
+        df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
+        n = len(units)
+        idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
+        total = sum(weights[t] * idf[t] for t in weights)
+        candidates = []
+        for (source, position, text, header), tokens in zip(units, token_sets):
+            if not tokens:
+                continue
+            item = header is not None
+            own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
+            implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
+            coverage = own + TITLE_CREDIT * implied
+            if any(_quotes(term, text) for term in quoted):
+                coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
+            if wants.quantity and not wants.list and not _has_number(text):
+                coverage *= NO_NUMBER
+            if text.lstrip().startswith("#") and not (wants.list or wants.name):
+                coverage *= HEADING
+            if not (wants.list or wants.name) and _LIST_NUMBER.sub("", text).strip() in titles:
+                continue  # an attachment's title (a list of attachments) names the content, it is not the content
+            if needed and not any(n <= tokens | about[source.n] for n in needed):
+                continue  # it speaks of something other than what the question asks for
+            if own > 0:
+                candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens)))
+        candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
+        if not candidates or candidates[0].coverage < MIN_COVERAGE:
+            return []
+        if wants.list and candidates[0].item:
+            return _list_items(candidates)
+        if wants.list and _INTRODUCES.search(candidates[0].text):
+            return _introduced(candidates[0])
+        best = candidates[0].coverage
+        out: list[_Candidate] = []
+        seen: set[str] = set()
+        home = candidates[0].source.doc_id
+        for c in candidates:
+            key = c.text.strip()
+            # Quote one document, unless another matches (nearly) as well: two plans from one template
+            # answer the same question with different facts.
+            floor = max(MIN_COVERAGE, best * (0.75 if c.source.doc_id == home else 0.95))
+            if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
+                seen.add(key)
+                out.append(c)
+        return out
+
+
+def _introduced(intro: _Candidate) -> list[_Candidate]:
+    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
+    out = [intro]
+    for text, header in _units(intro.source.text)[intro.position + 1 :]:
+        if header is None or len(out) > MAX_LIST_ITEMS:
+            break
+        out.append(_Candidate(intro.source, text, intro.coverage, intro.position + len(out), True))
+    return out
+
+
+def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
+    """The items of the best candidate's list: its source's list lines and rows that name what the question asks
+    for, or, when the question names nothing, that match it nearly as well."""
+    best = candidates[0]
+    floor = best.coverage * LIST_FLOOR
+    items = [c for c in candidates if c.source.n == best.source.n and c.item
+             and (c.focused if best.focused else c.coverage >= floor)]
+    seen: set[str] = set()
+    out = []
+    for c in items:  # best first; a list longer than MAX_LIST_ITEMS keeps its best items, in their order
+        if c.text.strip() not in seen and len(out) < MAX_LIST_ITEMS:
+            seen.add(c.text.strip())
+            out.append(c)
+    return sorted(out, key=lambda c: c.position)
+
+
+def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
+    """Per source, the words its sentences are implicitly about.
+
+    A sentence of a source is about its document (title, cover) and its attachment (label's title). An attachment
+    reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
+    """
+    about = {
+        s.n: set(_words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
+        for s in sources
+    }
+    for s in sources:
+        if s.label:
+            about[s.n] |= ATTACHED  # "预案里附了哪些…": any attachment is what is attached
+    for s in sources:
+        if not (s.prefetched and s.via):
+            continue
+        for other in sources:
+            if other.doc_id != s.doc_id or other.prefetched or s.via not in other.text:
+                continue
+            for text, _ in _units(other.text):
+                if s.via in text:
+                    about[s.n] |= _words(text)
+    return about
+
+
+def _read_units(text: str) -> list[tuple[str, str | None]]:
+    """The answerable units of a source: sentences (None), list lines ("") and table rows read as 'column：value'
+    with their header row (the header's text)."""
+    units: list[tuple[str, str | None]] = []
+    header: list[str] | None = None
+    plain: list[str] | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped or is_toc_line(line) or is_header_line(stripped):
+            header = None
+            continue
+        if CELL_SEPARATOR in stripped:
+            cells = _cells(stripped)
+            if all(_RULE.fullmatch(c) for c in cells):
+                continue  # a Markdown table's |---|---| line
+            if header is None:
+                header = cells
+                continue
+            if len(cells) == len(header):
+                units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), " ".join(header)))
+                continue
+        header = None
+        fields = stripped.split()
+        if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
+            units.append(("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
+            continue
+        # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
+        # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
+        plain = fields if _is_plain_header(fields, stripped) else None
+        sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
+        item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not _INTRODUCES.search(stripped)
+                and not stripped.startswith("#"))
+        units.extend((sentence, "" if item else None) for sentence in sentences)
+    return units
+
+
+def _has_number(text: str) -> bool:
+    """A number that could answer: not a list item's number (3．) nor an attachment's (见附件3)."""
+    return bool(_NUMBER.search(LABEL.sub("", _LIST_NUMBER.sub("", text))))
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=32768)
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+@lru_cache(maxsize=32768)
+def _words(text: str) -> frozenset[str]:
+    """The words of a unit; the same chunks come back turn after turn, so jieba reads each sentence once."""
+    return frozenset(tokenize(text))
+
+
+@lru_cache(maxsize=4096)
+def _units(text: str) -> tuple[tuple[str, str | None], ...]:
+    return tuple(_read_units(text))
+
+
+def _quotes(term: str, text: str) -> bool:
+    return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
+
+
+def _is_plain_header(fields: list[str], line: str) -> bool:
+    return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
+            and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
+
+
+def _cells(row: str) -> list[str]:
+    cells = [c.strip() for c in row.split(CELL_SEPARATOR.strip())]
+    if row.startswith("|") and cells and not cells[0]:
+        cells = cells[1:]
+    if row.endswith("|") and cells and not cells[-1]:
+        cells = cells[:-1]
+    return cells
+
+
+def _attachments_used(chosen: Sequence[_Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
+    """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4)."""
+    titles = {(s.doc_id, s.label): s.title for s in sources if s.label}
+    out: dict[str, str] = {}
+    for c in chosen:
+        if c.source.label:
+            out.setdefault(c.source.label, c.source.title)
+    for c in chosen:
+        for match in LABEL.finditer(c.text):
+            label = make_label(match.group("kind"), match.group("number"))
+            if label != c.source.label:
+                out.setdefault(label, titles.get((c.source.doc_id, label), ""))
+    return list(out.items())

@@ -1,0 +1,359 @@
+"""One turn: question → retrieval → graph prefetch → prompt → model → post-answer hop, as a typed event stream."""
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from dataclasses import asdict, dataclass, field, replace
+from typing import Callable, Generator, Iterator
+
+from kb.answer.context import Fitted, estimate_tokens, fit
+from kb.errors import AnnexError
+from kb.answer.events import Event, jsonable
+from kb.answer.gaps import find_gaps, gap_answer
+from kb.answer.history import History, MessageLink
+from kb.answer.hop import HopResult, post_answer_hop, without_block
+from kb.answer.llm import ChatModel, LLMError
+from kb.answer.offline import ExtractiveAnswerer
+from graph.prefetch import PrefetchResult, prefetch
+from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
+from kb.search.readmodels import ReadModels, Snapshot
+from kb.search.retrieval import Retriever
+from kb.settings import Settings
+from kb.answer.sources import build_messages, build_sources, referenced_docs
+from kb.turn import MAX_LIBRARY_IDS, RANGES, GraphPath, Hit, Source, TurnRequest
+
+log = logging.getLogger(__name__)
+_NAMED_DROPS = 8  # sources named one by one in the context-window note; the rest are counted
+
+
+class InvalidRequest(AnnexError):
+    """A request field has a value the pipeline cannot use; nothing was stored."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class UnknownDocument(InvalidRequest):
+    """A documentId that is not stored."""
+
+    def __init__(self, document_id: str) -> None:
+        super().__init__("documentId", f"Unknown document {document_id!r}.")
+
+
+class UnknownLibrary(AnnexError):
+    """A library id that holds no documents."""
+
+    def __init__(self, library: str, known: set[str]) -> None:
+        names = ", ".join(sorted(known)) or "none yet"
+        super().__init__(f"Unknown library {library!r}; the libraries are: {names}.")
+        self.library = library
+
+
+@dataclass
+class TurnState:
+    """What one turn has gathered so far, handed from step to step."""
+
+    request: TurnRequest
+    snapshot: Snapshot
+    conversation_id: str
+    assistant_id: str
+    started: float
+    sources: list[Source] = field(default_factory=list)
+    paths: list[GraphPath] = field(default_factory=list)  # from the prefetch; the hop adds its own
+    trace: list[str] = field(default_factory=list)  # the pipeline's own thinking lines
+    model_thinking: list[str] = field(default_factory=list)
+    usage: dict | None = None
+    fallback: bool = False
+    extra: dict = field(default_factory=dict)  # more to store with the answer
+
+    def think(self, text: str) -> Event:
+        """A thinking event of the pipeline's trace, remembered for the stored answer."""
+        self.trace.append(text)
+        return Event("thinking", {"text": text + "\n", "source": "pipeline"})
+
+
+class Pipeline:
+    """Runs turns; shared by every session (it holds no per-user state)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        read_models: ReadModels,
+        retriever: Retriever,
+        history: History,
+        model: ChatModel | None = None,
+    ) -> None:
+        self.settings = settings
+        self.read = read_models
+        self.retriever = retriever
+        self.history = history
+        self.model = model
+        self.offline = ExtractiveAnswerer()
+
+    @property
+    def model_name(self) -> str:
+        return self.model.name if self.model is not None else self.offline.name
+
+    def validate(self, request: TurnRequest) -> TurnRequest:
+        """The request with its question trimmed and library ids deduplicated.
+
+        Raises InvalidRequest, UnknownLibrary or UnknownConversation before anything is stored.
+        """
+        check_storable(request)
+        if len(request.library_ids) > MAX_LIBRARY_IDS:
+            raise InvalidRequest("libraryIds", f"libraryIds has {len(request.library_ids)} items, over the limit of "
+                                               f"{MAX_LIBRARY_IDS}; name each library once, or leave it empty for all.")
+        library_ids = tuple(dict.fromkeys(request.library_ids))
+        query = request.query.strip() if isinstance(request.query, str) else ""
+        if not query:
+            raise InvalidRequest("query", "The question is empty; type a question about the knowledge base.")
+        limit = self.settings.max_question_chars
+        if len(query) > limit:
+            raise InvalidRequest("query", f"The question has {len(query)} characters, over the limit of {limit}; "
+                                          "shorten it, or upload long text as a document to the knowledge base.")
+        for name, field_name in (("topK", "top_k"), ("hops", "hops"), ("historyTurns", "history_turns")):
+            value, (low, high) = getattr(request, field_name), RANGES[field_name]
+            if not low <= value <= high:
+                raise InvalidRequest(name, f"{name} must be between {low} and {high}, got {value}.")
+        low, high = RANGES["threshold"]
+        if not low <= request.threshold <= high:
+            raise InvalidRequest("threshold", f"threshold must be between {low:g} and {high:g}, got {request.threshold}.")
+        snapshot = self.read.current()
+        for library in library_ids:
+            if library not in snapshot.libraries:
+                raise UnknownLibrary(library, snapshot.libraries)
+        if request.document_id and request.document_id not in snapshot.documents:
+            raise UnknownDocument(request.document_id)
+        if request.conversation_id:
+            self.history.get_conversation(request.conversation_id)
+        return replace(request, query=query, library_ids=library_ids)
+
+    def run(self, request: TurnRequest) -> Iterator[Event]:
+        """Validate (raising before anything is stored), then stream the turn's events, always ending with done."""
+        request = self.validate(request)
+        return self._guarded(request)
+
+    def _guarded(self, request: TurnRequest) -> Iterator[Event]:
+        """The turn's events; a failure midway becomes an error event, a stored answer saying so, and done.
+
+        This is the turn's boundary, so it catches every Exception: whatever broke (a store, a bug), the caller
+        gets the reason and the conversation gets an answer instead of a question left hanging.
+        """
+        started = time.perf_counter()
+        ids: dict[str, str] = {}
+        streamed: list[str] = []
+        try:
+            for event in self._turn(request):
+                if event.type == "conversation_id":
+                    ids["conversation_id"] = event.data["conversation_id"]
+                elif event.type == "assistant_message_id":
+                    ids["assistant_message_id"] = event.data["message_id"]
+                elif event.type == "content":
+                    streamed.append(event.data["text"])
+                yield event
+        except Exception as exc:
+            if not isinstance(exc, AnnexError):
+                log.exception("a turn failed midway")
+            reason = str(exc) if isinstance(exc, AnnexError) else f"{type(exc).__name__}: {exc}"
+            message = f"The turn failed midway: {reason}"
+            notice = ("\n\n" if streamed else "") + TURN_FAILED.format(error=message)
+            yield Event("content", {"text": notice})
+            yield Event("error", {"message": message, "fallback": False, "failed": True})
+            not_stored = self._store_failure(ids, "".join(streamed) + notice)
+            if not_stored is not None:
+                yield Event("error", {"message": not_stored, "fallback": False, "failed": True})
+            elapsed = round((time.perf_counter() - started) * 1000, 1)
+            yield Event("done", {"message_id": ids.get("assistant_message_id"), "elapsed_ms": elapsed,
+                                 "model": self.model_name, "fallback": False, "failed": True})
+
+    def _store_failure(self, ids: dict[str, str], answer: str) -> str | None:
+        """Store the answer so far with the failure notice, if the question was stored; why it could not, or None."""
+        if "assistant_message_id" not in ids:
+            return None
+        try:
+            self.history.add_message(ids["conversation_id"], "assistant", answer,
+                                     extra={"model": self.model_name, "fallback": False, "failed": True},
+                                     message_id=ids["assistant_message_id"])
+        except Exception as exc:  # the history itself may be what broke: say so rather than hide the first error
+            log.exception("could not store the failure of a turn")
+            return f"The failure could not be stored in the conversation either: {type(exc).__name__}: {exc}"
+        return None
+
+    def _turn(self, request: TurnRequest) -> Iterator[Event]:
+        turn, earlier, prompt_history = yield from self._begin(request)
+        query = "\n".join([*earlier, request.query])
+        yield turn.think(f"检索查询：{query.replace(chr(10), ' / ')}")
+        if turn.snapshot.documents:
+            hits = self.retriever.retrieve(query, request)
+            yield turn.think(
+                f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
+                f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
+                f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）"
+            )
+            pre = self.prefetch(turn.snapshot, hits, request)
+            for p in pre.attachments:
+                how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
+                yield turn.think(f"图谱预取：{turn.snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）")
+            turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
+            turn.paths = list(pre.paths)
+
+        parts: list[str] = []
+        if not turn.snapshot.documents:
+            parts.append(EMPTY_KB)
+            yield Event("content", {"text": EMPTY_KB})
+        elif self.model is None:
+            yield from self._offline(request.query, turn.sources, query, parts)
+        else:
+            fitted = self.fit_prompt(request.query, turn.sources, prompt_history)
+            if fitted.changed or fitted.tokens > fitted.budget:
+                yield turn.think(self._fit_note(fitted))
+            turn.sources = fitted.sources
+            try:
+                messages = build_messages(request.query, turn.sources, fitted.history)
+                for delta in self.model.stream(messages, think=request.think):
+                    if delta.kind == "thinking":
+                        turn.model_thinking.append(delta.text)
+                        yield Event("thinking", {"text": delta.text, "source": "model"})
+                    elif delta.kind == "content":
+                        parts.append(delta.text)
+                        yield Event("content", {"text": delta.text})
+                    elif delta.kind == "usage" and delta.usage is not None:
+                        turn.usage = asdict(delta.usage)
+            except LLMError as exc:
+                yield from self._fall_back(turn, exc, query, parts)
+        yield from self._finish(turn, "".join(parts))
+
+    def fit_prompt(self, question: str, sources: list[Source], history: list[tuple[str, str]]) -> Fitted:
+        """The sources and history that fit the model's context window beside the answer cap."""
+        budget = self.settings.llm_context_tokens - self.settings.llm_max_tokens
+        return fit(sources, history, lambda s, h: build_messages(question, s, h), budget)
+
+    def _fit_note(self, fitted: Fitted) -> str:
+        """The thinking line saying what was left out of the prompt to fit the context window, and why."""
+        s = self.settings
+        named = [f"《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}"
+                 f"（约 {estimate_tokens(x.text):,} tokens）" for x in fitted.dropped]
+        left_out = []
+        if named:
+            more = "等" if len(named) > _NAMED_DROPS else ""
+            left_out.append(f"舍弃 {len(named)} 个来源（按相关度从低到高）：{'、'.join(named[:_NAMED_DROPS])}{more}")
+        left_out += [f"截断《{x.doc_title}》{x.label or '正文'}{(' ' + x.title) if x.title else ''}" for x in fitted.cut]
+        if fitted.history_dropped:
+            left_out.append(f"舍弃最早的 {fitted.history_dropped} 条历史消息")
+        head = (f"上下文窗口：提示约 {fitted.first_tokens:,} tokens，加回答上限 {s.llm_max_tokens:,}"
+                f"（ANNEX_LLM_MAX_TOKENS）超出窗口 {s.llm_context_tokens:,}（ANNEX_LLM_CONTEXT_TOKENS）；")
+        if fitted.tokens > fitted.budget:
+            return head + "".join(x + "；" for x in left_out) + f"仍约 {fitted.tokens:,} tokens：问题本身已超出窗口"
+        return head + "；".join(left_out) + f"；提示现约 {fitted.tokens:,} tokens"
+
+    def _begin(self, request: TurnRequest) -> Generator[Event, None, tuple[TurnState, list[str], list[tuple[str, str]]]]:
+        """Open (or continue) the conversation and store the question; returns the turn and its history."""
+        snapshot = self.read.current()
+        conversation_id = request.conversation_id or self.history.create_conversation(request.query, request.owner).id
+        earlier = self.history.recent_user_messages(conversation_id, request.history_turns)
+        prompt_history = self._prompt_history(conversation_id, request.history_turns)
+        yield Event("conversation_id", {"conversation_id": conversation_id})
+        yield Event("user_message_id", {"message_id": self.history.add_message(conversation_id, "user", request.query)})
+        turn = TurnState(request, snapshot, conversation_id, uuid.uuid4().hex, time.perf_counter())
+        yield Event("assistant_message_id", {"message_id": turn.assistant_id})
+        return turn, earlier, prompt_history
+
+    def _fall_back(self, turn: TurnState, error: LLMError, query: str, parts: list[str]) -> Iterator[Event]:
+        """The model failed: an error event, a notice, then the offline answer."""
+        turn.fallback = True
+        yield Event("error", {"message": str(error), "fallback": True})
+        notice = ("\n\n" if parts else "") + FALLBACK_NOTICE.format(error=str(error)) + "\n\n"
+        parts.append(notice)
+        yield Event("content", {"text": notice})
+        yield from self._offline(turn.request.query, turn.sources, query, parts)
+
+    def _finish(
+        self, turn: TurnState, answer: str, cited: str | None = None, block_of: Callable[[HopResult], str] | None = None
+    ) -> Iterator[Event]:
+        """The post-answer hop, the closing events, and the stored answer.
+
+        `cited` is the answer as the hop and the citations read it (the agent numbers its [文件名#标题] marks);
+        `block_of` formats the appended attachments block.
+        """
+        cited = answer if cited is None else cited
+        hop = self.hop(cited, turn.snapshot, turn.sources, turn.request)
+        block = "\n\n" + (block_of(hop) if block_of else hop.block) if hop.block else ""
+        if block:
+            yield Event("content", {"text": block})
+        yield Event("attachments", {"items": list(hop.items)})
+        docs = referenced_docs(cited, turn.sources, hop.sources) if turn.sources else []
+        yield Event("referenced_docs", {"docs": docs})
+        paths = [*turn.paths, *hop.paths]
+        yield Event("graph_paths", {"paths": paths})
+        yield Event("token_usage", turn.usage)
+        all_sources = turn.sources + [s for s in hop.sources if s not in turn.sources]
+        extra = {"sources": all_sources, "referenced_docs": docs, "graph_paths": paths, "attachments": list(hop.items),
+                 "model": self.model_name, "fallback": turn.fallback, **turn.extra}
+        links = [MessageLink(d.doc_id, chunk_id, d.title, d.score) for d in docs for chunk_id in d.chunk_ids]
+        model_thinking = "".join(turn.model_thinking).rstrip("\n")
+        thinking = "\n".join(turn.trace) + ("\n\n" + model_thinking if model_thinking else "")
+        self.history.add_message(turn.conversation_id, "assistant", answer + block, thinking, turn.usage,
+                                 jsonable(extra), links, message_id=turn.assistant_id)
+        elapsed = round((time.perf_counter() - turn.started) * 1000, 1)
+        yield Event("done", {"message_id": turn.assistant_id, "elapsed_ms": elapsed, "model": self.model_name,
+                             "fallback": turn.fallback})
+
+    # The three steps a baseline (kb/eval/baselines.py) replaces: the graph before and after the answer, and the
+    # offline answer's text.
+
+    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
+        """Attachments reached through REFERENCES from the hits, under the prefetch budget."""
+        return prefetch(snapshot.view, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget)
+
+    def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
+        """The post-answer attachment hop over the answer's 相关附件 section."""
+        return post_answer_hop(answer, snapshot.view, snapshot.catalog, sources, list(request.library_ids) or None)
+
+    def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
+        """The offline extractive answer; a question about an attachment with no content gets that said instead."""
+        snapshot = self.read.current()
+        gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view)
+        return gap_answer(gaps) if gaps else self.extract(question, sources, context)
+
+    def extract(self, question: str, sources: list[Source], context: str) -> str:
+        """The offline extractive answer of every mode; each source is read with its document's cover lines and its
+        attachment's title."""
+        snapshot = self.read.current()
+        covers: dict[str | tuple[str, str], str] = {d: snapshot.view.cover(d) for d in {s.doc_id for s in sources}}
+        for s in sources:
+            info = snapshot.catalog.get(s.doc_id, s.label) if s.label else None
+            covers[(s.doc_id, s.label)] = info.title if info else ""
+        return self.offline.answer(question, sources, context, covers)
+
+    def _offline(self, question: str, sources, context: str, parts: list[str]) -> Iterator[Event]:
+        text = self.offline_answer(question, sources, context)
+        for piece in re.findall(r"[^\n]*\n?", text):
+            if piece:
+                parts.append(piece)
+                yield Event("content", {"text": piece})
+
+    def _prompt_history(self, conversation_id: str, turns: int) -> list[tuple[str, str]]:
+        """The last `turns` question/answer pairs, answers without their appended attachment blocks."""
+        if turns <= 0:
+            return []
+        messages = self.history.messages(conversation_id)[-2 * turns :]
+        return [(m.role, without_block(m.content)) for m in messages]
+
+
+def check_storable(request: TurnRequest) -> None:
+    """Refuse text that cannot be stored or sent on: UTF-8 has no lone surrogates (JSON's "\\ud800" makes one)."""
+    fields = [("query", request.query), ("conversationId", request.conversation_id),
+              ("documentId", request.document_id), ("owner", request.owner)]
+    fields += [("libraryIds", library) for library in request.library_ids]
+    for name, value in fields:
+        if not isinstance(value, str):
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidRequest(name, f"{name} holds a character that is not valid Unicode text "
+                                       f"({value[exc.start]!r} at position {exc.start}, a lone UTF-16 surrogate); "
+                                       "send the text as UTF-8 or as a complete \\ud83d\\ude00-style pair.") from exc

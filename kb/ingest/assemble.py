@@ -1,0 +1,118 @@
+"""Build a Document from its parsed files: split attachments, link references, cut chunks."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from kb.ingest.splitting import split_attachments
+from kb.ingest.chunking import chunk_document
+from kb.model import Attachment, Document, ParsedFile, Part
+from kb.ingest.references import extract_references
+
+PART_SEPARATOR = "\n\n"
+
+
+@dataclass(frozen=True)
+class AttachmentFile:
+    """A pre-split attachment file and the label its name gives it."""
+
+    parsed: ParsedFile
+    kind: str
+    label: str
+    title: str
+
+
+def document_id(library: str, name: str) -> str:
+    """Stable id of a document: its library and main file name."""
+    return hashlib.sha1(f"{library}\x00{name}".encode("utf-8")).hexdigest()[:16]
+
+
+def build_document(
+    library: str,
+    main: ParsedFile,
+    extras: Sequence[AttachmentFile] = (),
+    target: int = 400,
+    cap: int = 800,
+    tags: Sequence[str] = (),
+) -> Document:
+    """The whole document: main text, then each pre-split attachment file appended as one attachment.
+
+    `tags` given at ingest join the file's own (docx keywords, Markdown front matter).
+    """
+    doc_id = document_id(library, main.file)
+    text = main.text
+    parts = [Part(main.file, 0, len(main.text), main.content_hash)]
+    split = split_attachments(text)
+    attachments = list(split.attachments)
+    structural = list(split.structural)
+    inline = {a.label for a in attachments}
+    for extra in sorted(extras, key=lambda e: _label_order(e.label)):
+        if extra.label in inline:
+            continue  # the document itself already carries this attachment
+        start = len(text) + len(PART_SEPARATOR)
+        text = text + PART_SEPARATOR + extra.parsed.text
+        end = start + len(extra.parsed.text.rstrip())
+        parts.append(Part(extra.parsed.file, start, start + len(extra.parsed.text), extra.parsed.content_hash))
+        title = extra.title or _first_line(extra.parsed.text)
+        attachments.append(Attachment(extra.label, extra.kind, extra.label[len(extra.kind) :], title, start, end))
+        first = split_attachments(text, start, start + len(extra.parsed.text))
+        structural.extend(s for s in first.structural if s[0] == start)
+    references = extract_references(text, attachments, structural, document_title=_title(main))
+    chunks = chunk_document(doc_id, text, attachments, target, cap)
+    all_tags = tuple(dict.fromkeys([*main.tags, *tags]))
+    digest = hashlib.sha256("\x00".join([*(p.content_hash for p in parts), *all_tags]).encode("utf-8")).hexdigest()
+    return Document(
+        id=doc_id,
+        library=library,
+        name=main.file,
+        title=_title(main),
+        text=text,
+        content_hash=digest,
+        parts=tuple(parts),
+        attachments=tuple(attachments),
+        references=references,
+        chunks=chunks,
+        headings=main.headings,
+        tags=all_tags,
+    )
+
+
+def stored_parts(doc: Document) -> tuple[ParsedFile, list[AttachmentFile]]:
+    """Recover the main file and the pre-split attachment files of a stored document."""
+    main_part = doc.parts[0]
+    main = ParsedFile(
+        file=main_part.file,
+        path=main_part.file,
+        text=doc.text[main_part.start : main_part.end],
+        content_hash=main_part.content_hash,
+        headings=tuple(h for h in doc.headings if h.end <= main_part.end),
+        tags=doc.tags,
+    )
+    extras = []
+    for part in doc.parts[1:]:
+        att = next(a for a in doc.attachments if a.start == part.start)
+        parsed = ParsedFile(part.file, part.file, doc.text[part.start : part.end], part.content_hash)
+        extras.append(AttachmentFile(parsed, att.kind, att.label, att.title))
+    return main, extras
+
+
+def _title(main: ParsedFile) -> str:
+    """The first top-level heading near the start, else the file name without extension."""
+    for heading in main.headings:
+        if heading.start > 500:
+            break
+        title = main.text[heading.start : heading.end].lstrip("# ").strip()
+        if title and heading.level == 1:
+            return title
+    return Path(main.file).stem
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:60]
+
+
+def _label_order(label: str) -> tuple:
+    kind, number = label[:2], label[2:]
+    return kind, tuple(int(p) if p.isdigit() else ord(p[0]) for p in number.split("-")), number

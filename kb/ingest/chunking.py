@@ -1,0 +1,108 @@
+"""Chunking with char offsets: sentence-aware, capped, and never across an attachment boundary."""
+from __future__ import annotations
+
+import re
+from typing import Iterator, Mapping, Sequence
+
+from kb.model import BODY, Attachment, Chunk
+from kb.ingest.parsing import CELL_SEPARATOR
+
+# A sentence ends after Chinese or Western end punctuation, or at a line break.
+_SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n+")
+
+
+def chunk_document(
+    doc_id: str, text: str, attachments: Sequence[Attachment], target: int = 400, cap: int = 800
+) -> tuple[Chunk, ...]:
+    """Chunks of the body (the text outside attachments) then of each attachment, in order."""
+    chunks: list[Chunk] = []
+    ordered = sorted(attachments, key=lambda a: a.start)
+    body_spans, pos = [], 0
+    for att in ordered:
+        if att.start > pos:
+            body_spans.append((pos, att.start))
+        pos = max(pos, att.end)
+    if pos < len(text):
+        body_spans.append((pos, len(text)))
+    owners = [(BODY, body_spans)] + [(a.label, [(a.start, a.end)]) for a in ordered]
+    for owner, spans in owners:
+        index = 0
+        for span_start, span_end in spans:
+            for start, end in _pieces(text, span_start, span_end, target, cap):
+                chunks.append(Chunk(chunk_id(doc_id, owner, index), doc_id, owner, index, start, end, text[start:end]))
+                index += 1
+    return tuple(chunks)
+
+
+def chunk_id(doc_id: str, owner: str, index: int) -> str:
+    """Stable id of a chunk: document, owner (attachment label or 'body') and position."""
+    return f"{doc_id}:{owner or 'body'}:{index}"
+
+
+def _pieces(text: str, start: int, end: int, target: int, cap: int) -> Iterator[tuple[int, int]]:
+    """Spans of at most cap chars that close at a sentence end once past target, whitespace trimmed."""
+    chunk_start = None
+    chunk_end = start
+    for s_start, s_end in _sentences(text, start, end):
+        if chunk_start is None:
+            chunk_start = s_start
+        elif s_end - chunk_start > cap or chunk_end - chunk_start >= target:
+            yield from _trimmed(text, chunk_start, chunk_end)
+            chunk_start = s_start
+        while s_end - chunk_start > cap:  # a sentence longer than cap: cut it hard
+            yield from _trimmed(text, chunk_start, chunk_start + cap)
+            chunk_start += cap
+        chunk_end = s_end
+    if chunk_start is not None:
+        yield from _trimmed(text, chunk_start, chunk_end)
+
+
+def _sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    pos = start
+    for match in _SENTENCE_END.finditer(text, start, end):
+        if match.end() > pos:
+            yield pos, match.end()
+            pos = match.end()
+    if pos < end:
+        yield pos, end
+
+
+def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    piece = text[start:end]
+    stripped = piece.strip()
+    if stripped:
+        lead = len(piece) - len(piece.lstrip())
+        yield start + lead, start + lead + len(stripped)
+
+
+def indexed_texts(doc_title: str, chunks: Sequence[Chunk], titles: Mapping[str, str]) -> list[str]:
+    """The context each chunk is indexed with (vectors and BM25): document title, attachment label and title, and
+    the header row of the table the chunk continues. The chunk's own text and span stay the source's.
+
+    `titles` maps attachment labels to their titles; chunks are one document's, in any order.
+    """
+    headers = _table_headers(chunks)
+    out = []
+    for chunk in chunks:
+        owner = f"{chunk.attachment} {titles.get(chunk.attachment, '')}".strip() if chunk.attachment else ""
+        out.append("\n".join(part for part in (" ".join(p for p in (doc_title, owner) if p), headers[chunk.id]) if part))
+    return out
+
+
+def _table_headers(chunks: Sequence[Chunk]) -> dict[str, str]:
+    """For each chunk that starts inside a table, that table's header row (its first row); else ""."""
+    headers: dict[str, str] = {}
+    by_owner: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        by_owner.setdefault(chunk.attachment, []).append(chunk)
+    for owned in by_owner.values():
+        header: str | None = None
+        for chunk in sorted(owned, key=lambda c: c.index):
+            lines = chunk.text.split("\n")
+            headers[chunk.id] = header if header and CELL_SEPARATOR in lines[0] and lines[0].strip() != header else ""
+            for line in lines:
+                if CELL_SEPARATOR in line:
+                    header = header or line.strip()
+                else:
+                    header = None
+    return headers

@@ -1,0 +1,281 @@
+"""Ingestion: parse a batch of files, group pre-split attachments with their parents, write both stores."""
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from graph.store import DocumentSummary, GraphStore
+from kb.ingest.assemble import AttachmentFile, build_document, document_id, stored_parts
+from kb.errors import AnnexError, IngestError, ParseError
+from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
+from kb.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from kb.ingest.presplit import PresplitName, presplit_name
+from kb.settings import Settings
+from kb.search.vectors import VectorStore
+
+Progress = Callable[[int, int, str], None]  # (done, total, what) → None
+WRITE_BATCH = 200  # documents per store write
+
+
+@dataclass
+class _Unit:
+    """A document to build: its main file and its pre-split attachment files."""
+
+    main: ParsedFile | None
+    main_path: Path | None
+    extras: dict[str, AttachmentFile]
+    extra_files: list[str]
+    stored: Document | None = None
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """What reconcile() found after a crash and put right."""
+
+    repaired: tuple[str, ...]  # ids of stored documents whose vectors were incomplete and were written again
+    orphans: tuple[str, ...]  # ids of documents absent from the graph whose vectors were deleted
+
+
+def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
+    """Files named directly, plus the supported files under named directories (hidden ones skipped)."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(
+                p
+                for p in sorted(path.rglob("*"))
+                if p.is_file()
+                and p.suffix.lower() in SUPPORTED_EXTENSIONS
+                and not any(part.startswith((".", "~$")) for part in p.relative_to(path).parts)
+            )
+        else:
+            out.append(path)
+    return out
+
+
+class Ingestor:
+    """Writes documents into the graph and vector stores, one batch at a time, keeping them consistent."""
+
+    def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore) -> None:
+        self.settings = settings
+        self.graph = graph
+        self.vectors = vectors
+        self._lock = threading.Lock()
+        self.generation = 0  # bumped on every write or delete, so readers know to refresh their indexes
+
+    def ingest(
+        self,
+        paths: Sequence[Path | str],
+        library: str | None = None,
+        progress: Progress | None = None,
+        tags: Sequence[str] = (),
+        source: str = UPLOAD,
+        keep_others: bool = False,
+    ) -> list[IngestResult]:
+        """Ingest files and directories into a library, with optional extra tags; one result per file.
+
+        `source` is recorded with each document (kb.model.CORPUS, UPLOAD, CLI). With `keep_others`, a file whose
+        document is stored from another source is left as it is (status "kept"): the start-up sync uses it so that
+        it never replaces what a user uploaded. A document is unchanged only when its stored content hash and
+        source match and the vector store holds exactly its chunks; one whose vectors a crash left incomplete is
+        written again (repaired=True).
+        """
+        library = library or self.settings.default_library
+        files = expand_paths(paths)
+        results: dict[str, IngestResult] = {}
+        parsed: list[tuple[Path, ParsedFile]] = []
+        for n, path in enumerate(files):
+            if progress:
+                progress(n, len(files) * 2, f"parse {path.name}")
+            try:
+                parsed.append((path, parse_file(path, self.settings.max_file_bytes)))
+            except ParseError as exc:
+                results[str(path)] = IngestResult(path.name, status="error", error=str(exc))
+        units, unit_errors = self._group(parsed, library)
+        results.update(unit_errors)
+        documents: list[tuple[_Unit, Document]] = []
+        for unit in units:
+            try:
+                documents.append((unit, replace(self._build(unit, library, tags), source=source)))
+            except AnnexError as exc:
+                for name in self._files_of(unit):
+                    results[name] = IngestResult(Path(name).name, status="error", error=str(exc))
+        changed = self._changed(documents, library, source, keep_others, results)
+        for i in range(0, len(changed), WRITE_BATCH):
+            batch = changed[i : i + WRITE_BATCH]
+            if progress:
+                progress(len(files) + i * len(files) // max(1, len(changed)), len(files) * 2, f"write {len(batch)} documents")
+            try:
+                self.write([d for _, d in batch])
+            except AnnexError as exc:
+                for unit, doc in batch:
+                    for name in self._files_of(unit):
+                        results[name] = IngestResult(Path(name).name, doc.id, "error", str(exc))
+        if progress:
+            progress(len(files) * 2, len(files) * 2, "done")
+        order = {str(p): i for i, p in enumerate(files)}
+        return [results[k] for k in sorted(results, key=lambda k: order.get(k, len(order)))]
+
+    def write(self, docs: Sequence[Document]) -> None:
+        """Replace these documents in both stores; on failure restore what was stored before.
+
+        The vectors are written first and the graph last, in one transaction: a document's graph node (with its
+        content hash) is the commit marker. A crash before that commit leaves the graph as it was and vectors
+        that do not match it, which the next ingest of the file or reconcile() repairs.
+        """
+        with self._lock:
+            try:
+                self.vectors.upsert_documents(docs)
+                self.graph.upsert_documents(docs)
+            except AnnexError as exc:
+                self.generation += 1
+                names = ", ".join(d.name for d in docs)
+                try:
+                    self._restore_vectors([d.id for d in docs])
+                except AnnexError as again:
+                    raise IngestError(names, f"not written ({exc}), and the old vectors could not be restored "
+                                      f"({again}); the next start or re-ingest repairs them") from exc
+                raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
+            self.generation += 1
+
+    def reconcile(self) -> Reconciled:
+        """Make the stores agree after a crash: one scan of each, then repair what disagrees.
+
+        Vectors of documents the graph does not hold are deleted; a stored document whose vectors are not exactly
+        its chunks of its stored version gets its vectors written again from the graph.
+        """
+        with self._lock:
+            versions = self.vectors.chunk_versions()
+            stored = self.graph.list_documents()
+            known = {d.id for d in stored}
+            orphans = tuple(doc_id for doc_id in versions if doc_id not in known)
+            for doc_id in orphans:
+                self.vectors.delete_document(doc_id)
+            broken = tuple(d.id for d in stored if not _whole(versions.get(d.id, {}), d))
+            self._restore_vectors(broken)
+            if orphans or broken:
+                self.generation += 1
+        return Reconciled(broken, orphans)
+
+    def _restore_vectors(self, doc_ids: Sequence[str]) -> None:
+        """Make the vectors of these documents match the graph again (deleted where the graph has none)."""
+        for i in range(0, len(doc_ids), WRITE_BATCH):
+            batch = doc_ids[i : i + WRITE_BATCH]
+            stored = [doc for doc_id in batch if (doc := self.graph.load_document(doc_id)) is not None]
+            loaded = {doc.id for doc in stored}
+            for doc_id in batch:
+                if doc_id not in loaded:
+                    self.vectors.delete_document(doc_id)
+            self.vectors.upsert_documents(stored)
+
+    def _changed(
+        self, documents: list[tuple[_Unit, Document]], library: str, source: str, keep_others: bool,
+        results: dict[str, IngestResult],
+    ) -> list[tuple[_Unit, Document]]:
+        """Record a result for every built document; return those to write (new, edited, re-owned or repaired)."""
+        stored = {d.id: d for d in self.graph.list_documents(library)} if documents else {}
+        versions = self.vectors.chunk_versions([d.id for _, d in documents]) if documents else {}
+        changed = []
+        for unit, doc in documents:
+            old = stored.get(doc.id)
+            if keep_others and old is not None and not _owned(old, doc, source):
+                self._record(results, unit, doc, "kept")
+                continue
+            same = old is not None and old.content_hash == doc.content_hash and old.source == source
+            whole = old is not None and _whole(versions.get(doc.id, {}), old)
+            if same and whole:
+                self._record(results, unit, doc, "unchanged")
+                continue
+            self._record(results, unit, doc, "ingested", repaired=same)
+            changed.append((unit, doc))
+        return changed
+
+    def delete(self, doc_id: str) -> bool:
+        """Remove a document from both stores; False if it was not stored."""
+        with self._lock:
+            found = self.graph.delete_document(doc_id)
+            removed = self.vectors.delete_document(doc_id)
+            self.generation += 1
+        return found or removed > 0
+
+    def _group(self, parsed: list[tuple[Path, ParsedFile]], library: str) -> tuple[list[_Unit], dict[str, IngestResult]]:
+        """Main documents with the pre-split attachment files that belong to them."""
+        errors: dict[str, IngestResult] = {}
+        mains: dict[str, _Unit] = {}
+        by_dir: dict[Path, list[str]] = defaultdict(list)
+        pending: list[tuple[Path, ParsedFile, PresplitName]] = []
+        for path, pf in parsed:
+            name = presplit_name(path)
+            if name is None:
+                mains[Path(pf.file).stem] = _Unit(pf, path, {}, [])
+                by_dir[path.parent].append(Path(pf.file).stem)
+            else:
+                pending.append((path, pf, name))
+        for path, pf, name in pending:
+            stem = name.parent
+            if stem is None and len(by_dir.get(path.parent, [])) == 1:
+                stem = by_dir[path.parent][0]
+            if stem is not None and stem not in mains:
+                stored = self.graph.find_document(library, stem)
+                if stored is not None:
+                    mains[stem] = _Unit(None, None, {}, [], self.graph.load_document(stored.id))
+            if stem is None or stem not in mains:
+                reason = (
+                    f"attachment file whose parent document '{stem}' is not in library '{library}'; ingest the parent too."
+                    if stem
+                    else "cannot tell which document this attachment belongs to; name it '<文档名>-附件N-名称"
+                    f"{path.suffix}' or put it in a folder with only its parent document."
+                )
+                errors[str(path)] = IngestResult(pf.file, status="error", error=f"{pf.file}: {reason}")
+                continue
+            mains[stem].extras[name.label] = AttachmentFile(pf, name.kind, name.label, name.title)
+            mains[stem].extra_files.append(str(path))
+        return list(mains.values()), errors
+
+    def _build(self, unit: _Unit, library: str, tags: Sequence[str]) -> Document:
+        main = unit.main
+        extras = dict(unit.extras)
+        stored = unit.stored if unit.stored is not None else (
+            self.graph.load_document(document_id(library, main.file)) if main is not None else None
+        )
+        if stored is not None and len(stored.parts) > 1:
+            stored_main, stored_extras = stored_parts(stored)
+            main = main or stored_main
+            for extra in stored_extras:
+                extras.setdefault(extra.label, extra)
+        assert main is not None
+        return build_document(
+            library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags
+        )
+
+    @staticmethod
+    def _files_of(unit: _Unit) -> list[str]:
+        return ([str(unit.main_path)] if unit.main_path else []) + unit.extra_files
+
+    @staticmethod
+    def _record(
+        results: dict[str, IngestResult], unit: _Unit, doc: Document, status: str, repaired: bool = False
+    ) -> None:
+        if unit.main_path is not None:
+            results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired)
+        for name in unit.extra_files:
+            results[name] = IngestResult(
+                Path(name).name, doc.id, "attached" if status == "ingested" else status, document=doc, repaired=repaired
+            )
+
+
+def _whole(versions: dict[str, int], stored: DocumentSummary) -> bool:
+    """Whether the vectors (chunks per content hash) are exactly the stored document's chunks, no more, no less."""
+    return versions == ({stored.content_hash: stored.chunks} if stored.chunks else {})
+
+
+def _owned(stored: DocumentSummary, doc: Document, source: str) -> bool:
+    """Whether an ingest from `source` may replace this stored document when told to keep others' documents.
+
+    A document stored before provenance was recorded is taken over only if it holds exactly this content.
+    """
+    return stored.source == source or (stored.source == UNKNOWN and stored.content_hash == doc.content_hash)

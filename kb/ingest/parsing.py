@@ -1,0 +1,87 @@
+"""Read .docx, .md and .txt files into exact text (tables as rows, headings kept as spans)."""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from kb.ingest.docx_text import CELL_SEPARATOR, read_docx, split_tags
+from kb.errors import ParseError
+from kb.model import Heading, ParsedFile
+from kb.ingest.text_encoding import decode_text
+
+SUPPORTED_EXTENSIONS = (".docx", ".md", ".txt")
+__all__ = ["CELL_SEPARATOR", "SUPPORTED_EXTENSIONS", "parse_file"]
+_MD_HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.M)
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+
+
+def parse_file(path: Path, max_bytes: int) -> ParsedFile:
+    """Parse one supported file; raise ParseError naming the file and the reason."""
+    path = Path(path)
+    name = path.name
+    ext = path.suffix.lower()
+    if ext not in SUPPORTED_EXTENSIONS:
+        raise ParseError(name, f"unsupported file type {ext or '(none)'}; annex-rag reads {', '.join(SUPPORTED_EXTENSIONS)}.")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ParseError(name, f"cannot be read ({exc.strerror}).") from exc
+    except ValueError as exc:  # a NUL in the path
+        raise ParseError(name, f"cannot be read ({exc}); rename the file.") from exc
+    if size == 0:
+        raise ParseError(name, "the file is empty.")
+    if size > max_bytes:
+        raise ParseError(
+            name,
+            f"{size / 1048576:.1f} MB is over the {max_bytes / 1048576:.0f} MB limit; split the file or raise ANNEX_MAX_FILE_MB.",
+        )
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ParseError(name, f"cannot be read ({exc.strerror}).") from exc
+    if ext == ".docx":
+        text, headings, tags = read_docx(name, raw, max_bytes)
+    else:
+        text = decode_text(name, raw)
+        tags = ()
+        if ext == ".md":
+            text, tags = _split_front_matter(text)
+        headings = _markdown_headings(text) if ext == ".md" else ()
+    if not text.strip():
+        raise ParseError(name, "the file holds no text.")
+    text_bytes = len(text.encode("utf-8"))
+    if text_bytes > max_bytes:  # a small .docx can hold far more text than its size says
+        raise ParseError(
+            name,
+            f"holds {text_bytes / 1048576:.1f} MB of text (as UTF-8), over the {max_bytes / 1048576:.0f} MB limit; "
+            "split the document or raise ANNEX_MAX_FILE_MB.",
+        )
+    digest = hashlib.sha256((text + "\x00" + "\x1f".join(tags)).encode("utf-8")).hexdigest()
+    return ParsedFile(file=name, path=str(path), text=text, content_hash=digest, headings=headings, tags=tags)
+
+
+def _split_front_matter(text: str) -> tuple[str, tuple[str, ...]]:
+    """Drop a YAML front-matter block and return its tags (a `tags:` or `keywords:` entry)."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return text, ()
+    tags: list[str] = []
+    lines = match.group(1).splitlines()
+    for i, line in enumerate(lines):
+        key, _, value = line.partition(":")
+        if key.strip().lower() not in ("tags", "keywords"):
+            continue
+        value = value.strip().strip("[]")
+        if value:
+            tags.extend(split_tags(value))
+        else:
+            for item in lines[i + 1 :]:
+                if not item.strip().startswith("-"):
+                    break
+                tags.append(item.strip()[1:].strip().strip("'\""))
+    return text[match.end() :], tuple(t for t in tags if t)
+
+
+def _markdown_headings(text: str) -> tuple[Heading, ...]:
+    return tuple(Heading(len(m.group(1)), m.start(), m.end()) for m in _MD_HEADING.finditer(text))

@@ -1,0 +1,139 @@
+"""Reference extraction: every mention of an attachment (详见附件11, 附件一和附件二, 所附《…》) inside one document."""
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Sequence
+
+from kb.ingest.cited_documents import ExternalCitations
+from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
+from kb.model import BODY, Attachment, Reference
+from kb.ingest.title_mentions import alias_references, shortened_title_references
+from kb.text import squash
+
+_JOIN = rf"{SPACE}(?:和|及|与|、|或|至|到|以及){SPACE}"
+# 详见附件11 / 见附件4 / 附件一和附件二 / 附件五、六 / 附件1至附件3
+_MENTION = re.compile(
+    rf"(?P<lead>(?:详见|参见|见|按照|按|依照|依据|填写|使用)?)(?P<head>{KIND}{SPACE}(?P<number>{NUMBER}))"
+    rf"(?P<tail>(?:{_JOIN}(?:(?:附件|附录|附表){SPACE})?{NUMBER})*)"
+)
+_TAIL_ITEM = re.compile(rf"(?P<join>{_JOIN})(?:(?P<kind>附件|附录|附表){SPACE})?(?P<number>{NUMBER})")
+# The kind alone names a document's single unnumbered attachment when the sentence points at it:
+# 详见附件 / 按照附件 / 本办法附件 (not 安全附件, and not 附件《标题》, which the title reference covers).
+_BARE = re.compile(
+    rf"(?P<lead>详见|参见|见|按照|依照|依据|本(?:条例|办法|规定|细则|法|规则|预案|指南|标准|通知|决定|方案))"
+    rf"(?P<head>{KIND})(?!{SPACE}(?:{NUMBER}|《))"
+)
+_SELF = ("本", "此")  # 本附件 / 此附件 speak of the attachment they sit in
+_TITLE = re.compile(r"[《“\"](?P<title>[^《》“”\"\n]{2,60})[》”\"]")
+
+
+def extract_references(
+    text: str,
+    attachments: Sequence[Attachment],
+    skip_spans: Sequence[tuple[int, int]] = (),
+    start: int = 0,
+    document_title: str = "",
+) -> tuple[Reference, ...]:
+    """All references in text[start:], ordered by position; dangling ones have target None.
+
+    `document_title` keeps 《<this document>》附录B the document's own rather than a cited one's."""
+    labels = {a.label for a in attachments}
+    owner = _Owner(attachments)
+    skip = _Spans(skip_spans)
+    external = ExternalCitations(text, {_norm(a.title) for a in attachments if a.title}, document_title)
+    found: list[Reference] = []
+    for match in _MENTION.finditer(text, start):
+        at = match.start("head")
+        kind = normalize_kind(match.group("kind"))
+        if skip.covers(at) or text[max(0, at - 1) : at] in _SELF or external.quotes(at, owner.span(at), kind):
+            continue
+        source = owner.of(at)
+        mention = match.group(0)
+        for label in _labels_of(match):
+            if label == source:
+                continue  # an attachment naming itself
+            found.append(
+                Reference(label, mention, match.start(), match.end(), source, label if label in labels else None)
+            )
+    for match in _BARE.finditer(text, start):
+        label = normalize_kind(match.group("kind"))
+        at = match.start("head")
+        if label in labels and not skip.covers(at) and owner.of(at) != label:
+            found.append(Reference(label, match.group(0), match.start(), match.end(), owner.of(at), label))
+    by_title = {_norm(a.title): a.label for a in attachments if a.title}
+    for match in _TITLE.finditer(text, start):
+        label = by_title.get(_norm(match.group("title")))
+        if label is None or skip.covers(match.start()):
+            continue
+        source = owner.of(match.start())
+        if label != source:
+            found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
+    taken = _Spans([(r.start, r.end) for r in found])
+    for label, begin, stop in [*alias_references(text, found, start), *shortened_title_references(text, attachments)]:
+        source = owner.of(begin)
+        if begin >= start and label != source and not skip.covers(begin) and not taken.overlaps(begin, stop):
+            found.append(Reference(label, text[begin:stop], begin, stop, source, label))
+    found.sort(key=lambda r: (r.start, r.label))
+    return tuple(found)
+
+
+def _labels_of(match: re.Match[str]) -> list[str]:
+    """The labels one mention names, ranges (附件1至附件3) expanded."""
+    kind = normalize_kind(match.group("kind"))
+    labels = [make_label(kind, match.group("number"))]
+    for item in _TAIL_ITEM.finditer(match.group("tail")):
+        kind = item.group("kind") or kind
+        label = make_label(kind, item.group("number"))
+        previous = labels[-1]
+        if item.group("join").strip() in ("至", "到") and _is_int(previous, kind) and _is_int(label, kind):
+            low, high = int(previous[len(kind) :]), int(label[len(kind) :])
+            labels.extend(f"{kind}{n}" for n in range(low + 1, min(high, low + 50)))
+        labels.append(label)
+    return list(dict.fromkeys(labels))
+
+
+def _is_int(label: str, kind: str) -> bool:
+    return label.startswith(kind) and label[len(kind) :].isdigit()
+
+
+def _norm(title: str) -> str:
+    return squash(title)
+
+
+class _Owner:
+    """Which attachment (or the body) a char offset falls in."""
+
+    def __init__(self, attachments: Sequence[Attachment]) -> None:
+        ordered = sorted(attachments, key=lambda a: a.start)
+        self._starts = [a.start for a in ordered]
+        self._items = ordered
+
+    def of(self, pos: int) -> str:
+        i = bisect.bisect_right(self._starts, pos) - 1
+        if i >= 0 and pos < self._items[i].end:
+            return self._items[i].label
+        return BODY
+
+    def span(self, pos: int) -> tuple[int, int]:
+        """Where the owner of pos begins, and where the next attachment begins (or None → end of text)."""
+        i = bisect.bisect_right(self._starts, pos) - 1
+        if i >= 0 and pos < self._items[i].end:
+            return self._items[i].start, self._items[i].end
+        begin = self._items[i].end if i >= 0 else 0
+        stop = self._starts[i + 1] if i + 1 < len(self._starts) else 1 << 62
+        return begin, stop
+
+
+class _Spans:
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        self._spans = sorted(spans)
+        self._starts = [s for s, _ in self._spans]
+
+    def covers(self, pos: int) -> bool:
+        i = bisect.bisect_right(self._starts, pos) - 1
+        return i >= 0 and pos < self._spans[i][1]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self._starts, end) - 1
+        return any(s < end and start < e for s, e in self._spans[max(0, i - 8) : i + 1])

@@ -1,0 +1,64 @@
+"""Keep the stores in step with the bundled corpus: build on first start, re-ingest what changed, drop what left.
+
+The sync owns only the documents it brought in (source CORPUS): an upload or a CLI ingest into the default library
+is never removed or replaced by it, even when it has the name of a corpus file. Before syncing, the stores are
+reconciled, so whatever a crash left half-written is repaired at start.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.ingest.ingestor import Progress, expand_paths
+from kb.model import CORPUS, IngestResult
+from kb.ingest.presplit import presplit_name
+from kb.service import Service
+
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What a corpus sync did."""
+
+    results: tuple[IngestResult, ...]
+    removed: tuple[str, ...]  # names of corpus documents whose files are gone
+    repaired: int = 0  # stored documents whose vectors a crash had left incomplete, written again
+    orphans: int = 0  # documents whose vectors outlived a crash without their graph node, vectors deleted
+
+    @property
+    def written(self) -> int:
+        return sum(1 for r in self.results if r.status == "ingested" and not r.repaired)
+
+    @property
+    def kept(self) -> tuple[str, ...]:
+        """Corpus files left alone because a user's document of the same name is stored in their place."""
+        return tuple(r.file for r in self.results if r.status == "kept")
+
+    @property
+    def errors(self) -> list[str]:
+        return [r.error for r in self.results if r.error]
+
+    def summary(self) -> str:
+        """The start-up log line's counts."""
+        kept = f", {len(self.kept)} corpus files skipped (a user's document has the name)" if self.kept else ""
+        return (f"{self.written} documents built, {len(self.removed)} removed, {self.repaired} repaired"
+                f"{kept}, {len(self.errors)} errors")
+
+
+def sync_corpus(service: Service, corpus: Path, library: str, progress: Progress | None = None) -> SyncReport:
+    """Repair what a crash left, then ingest the corpus folder into a library (unchanged files are skipped) and
+    delete the corpus documents no longer in it."""
+    ingestor = service.stores.ingestor
+    fixed = ingestor.reconcile()
+    if not corpus.is_dir():
+        return SyncReport((), (), len(fixed.repaired), len(fixed.orphans))
+    files = expand_paths([corpus])
+    mains = {p.name for p in files if presplit_name(p) is None}
+    removed = []
+    for doc in service.stores.graph.list_documents(library):
+        if doc.source == CORPUS and doc.name not in mains:
+            ingestor.delete(doc.id)
+            removed.append(doc.name)
+    results = ingestor.ingest([corpus], library, progress, source=CORPUS, keep_others=True)
+    repaired = len(fixed.repaired) + sum(1 for r in results if r.repaired and r.status == "ingested")
+    return SyncReport(tuple(results), tuple(removed), repaired, len(fixed.orphans))

@@ -1,0 +1,115 @@
+"""Retrieval: vector search, BM25 fused by reciprocal rank fusion, threshold, topK, rerank, context expansion.
+
+Score scale. Every hit carries `score` in [0, 1], its relevance relative to the best match: for each
+retriever that found the chunk, its score divided by that retriever's best score (cosine similarity for
+vectors, BM25 for words), and the larger of the two. The best hit scores 1.0; the threshold (default 0.7)
+keeps chunks at least 70% as relevant as the best one by either retriever. Ranking uses RRF (k = 60).
+Whether the knowledge base holds an answer at all is the answerer's call, not the threshold's. A document's best
+chunk that cites an attachment is kept even under the threshold (see keep()): it leads to content it does not show.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Sequence
+
+from kb.search.bm25 import BM25Index, IndexedChunk
+from kb.search.rerank import Reranker
+from kb.turn import Hit, TurnRequest
+from kb.search.vectors import VectorHit, VectorStore
+
+RRF_K = 60
+CANDIDATES = 50  # per retriever, before threshold and topK
+
+
+class Retriever:
+    """Finds the chunks for a query over the chosen libraries (and optionally one document)."""
+
+    def __init__(
+        self,
+        vectors: VectorStore,
+        bm25: Callable[[], BM25Index],
+        neighbours: Callable[[Sequence[Hit]], list[Hit]],
+        reranker: Reranker,
+    ) -> None:
+        self.vectors = vectors
+        self.bm25 = bm25
+        self.neighbours = neighbours
+        self.reranker = reranker
+
+    def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
+        """The top-k hits above the threshold, best first, with neighbours when expansion is on."""
+        index = self.bm25()
+        libraries = list(request.library_ids) or None
+        if libraries and index.libraries and index.libraries <= set(libraries):
+            libraries = None  # the filter keeps everything, and a filtered Chroma query costs ~20x an open one
+        pool = max(CANDIDATES, request.top_k * 2)
+        vector_hits = self.vectors.query(query, pool, libraries, request.document_id)
+        word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
+        hits = fuse(vector_hits, word_hits)
+        hits = keep(hits, request.threshold, request.top_k, index.citing)
+        if request.enable_rerank and hits:
+            scores = self.reranker.scores(query, [h.text for h in hits])
+            order = sorted(range(len(hits)), key=lambda i: -scores[i])
+            hits = [replace(hits[i], rerank_score=scores[i]) for i in order]
+        if request.enable_context_expansion and hits:
+            hits = self._expand(hits)
+        return hits
+
+    def _expand(self, hits: list[Hit]) -> list[Hit]:
+        """Each hit followed by its neighbouring chunks of the same body or attachment (once each)."""
+        seen = {h.chunk_id for h in hits}
+        out: list[Hit] = []
+        extra = {}
+        for n in self.neighbours(hits):
+            extra.setdefault((n.doc_id, n.attachment), []).append(n)
+        for hit in hits:
+            out.append(hit)
+            for n in extra.get((hit.doc_id, hit.attachment), []):
+                if abs(n.index - hit.index) == 1 and n.chunk_id not in seen:
+                    seen.add(n.chunk_id)
+                    out.append(replace(n, score=hit.score, expanded=True))
+        return out
+
+
+def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[str]) -> list[Hit]:
+    """The hits at or above the threshold (top_k of them), plus, per document they come from, its best chunk that
+    cites an attachment when none of its kept chunks does.
+
+    A chunk such as "禁止倾倒附件一所列的废弃物" stands for content its own words do not show: a question that names
+    the law matches the law's other chunks better, and the threshold would cut the one way to 附件一.
+    """
+    kept = [h for h in hits if h.score >= threshold][:top_k]
+    docs = {h.doc_id for h in kept}
+    leading = {h.doc_id for h in kept if h.chunk_id in citing}
+    leads: list[str] = []  # in rank order
+    for h in hits:
+        if h.doc_id in docs and h.doc_id not in leading and h.chunk_id in citing and h.score < threshold:
+            leading.add(h.doc_id)
+            leads.append(h.chunk_id)
+    room = max(1, top_k - len(leads))  # topK still bounds the whole: leads take the places of the weakest hits
+    chosen = {h.chunk_id for h in kept[:room]} | set(leads[: top_k - min(room, len(kept))])
+    return [h for h in hits if h.chunk_id in chosen]
+
+
+def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChunk, float]]) -> list[Hit]:
+    """Reciprocal rank fusion of the two lists; score = best relative score (see module docstring)."""
+    best_vector = max((h.score for h in vector_hits), default=0.0)
+    best_words = max((s for _, s in word_hits), default=0.0)
+    rrf: dict[str, float] = {}
+    hits: dict[str, Hit] = {}
+    for rank, h in enumerate(vector_hits):
+        rrf[h.chunk_id] = rrf.get(h.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+        relative = max(0.0, h.score) / best_vector if best_vector > 0 else 0.0
+        hits[h.chunk_id] = Hit(h.chunk_id, h.doc_id, h.library, h.attachment, h.index, h.start, h.end, h.text,
+                               score=relative, vector_score=h.score)
+    for rank, (c, s) in enumerate(word_hits):
+        rrf[c.chunk_id] = rrf.get(c.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+        relative = s / best_words if best_words > 0 else 0.0
+        known = hits.get(c.chunk_id)
+        if known is None:
+            hits[c.chunk_id] = Hit(c.chunk_id, c.doc_id, c.library, c.attachment, c.index, c.start, c.end, c.text,
+                                   score=relative, bm25_score=s)
+        else:
+            hits[c.chunk_id] = replace(known, score=max(known.score, relative), bm25_score=s)
+    order = sorted(hits, key=lambda cid: (-rrf[cid], cid))
+    return [replace(hits[cid], score=round(min(1.0, hits[cid].score), 6)) for cid in order]

@@ -1,0 +1,39 @@
+"""Chinese word tokens (jieba) for BM25, the lexical reranker and the offline answerer."""
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+import jieba
+
+from kb.text import fold_case
+
+jieba.setLogLevel(logging.WARNING)
+
+# Question words and particles that say nothing about what is asked for.
+STOPWORDS = frozenset(
+    "的 了 是 在 和 与 及 或 等 把 被 对 从 向 为 以 于 也 都 就 还 又 吗 呢 吧 啊 么 "
+    "什么 哪些 哪个 哪里 哪 多少 几 怎么 怎样 如何 为何 为什么 谁 是否 有没有 有 没有 请问 请 "
+    "一下 这个 那个 这些 那些 其 之 该 本 各 每 个 中 上 下 里 时 要 应 应当 需要 可以 能 "
+    "它 他 她 它们 我们 你们 我 你 呀 哦 "
+    "哪几 哪几种 哪种 哪一 哪一个 多远 多大 多长 多久 多高 多宽 多重 多深 分别 一共 共 总共 大约 大概 约 做 按 里 说 所说 包括 包含".split()
+)
+MEASURE_WORDS = "个名人位艘台辆架份联页册张本期届轮次遍倍块根把枚天日周年月时分秒种类项条件部间处座只支套层级批家所户元"
+# 几艘, 几种, 多少名: a question word fused with its measure word; never a word of the documents.
+_QUESTION_MEASURE = re.compile(rf"^(?:几|多少)[{MEASURE_WORDS}]$")
+_WORD = re.compile(r"\w", re.UNICODE)
+
+
+@lru_cache(maxsize=4096)
+def _normalize(text: str) -> str:
+    return fold_case(text)
+
+
+def tokenize(text: str) -> list[str]:
+    """Search-mode jieba tokens, NFKC-lowercased, punctuation and stopwords dropped."""
+    return [
+        t for t in jieba.lcut_for_search(_normalize(text))
+        if _WORD.search(t) and t not in STOPWORDS and not _QUESTION_MEASURE.match(t)
+    ]
+

@@ -1,0 +1,77 @@
+"""The VectorStore and Embedder Protocols and the hit type vector search returns."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from kb.model import Chunk, Document
+
+BODY_COLLECTION = "annex_body"
+ATTACHMENT_COLLECTION = "annex_attachments"
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    """A chunk found by vector search; score is cosine similarity in [-1, 1], higher is closer."""
+
+    chunk_id: str
+    doc_id: str
+    library: str
+    attachment: str  # attachment label, or "" for a body chunk
+    index: int
+    start: int
+    end: int
+    text: str
+    score: float
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalized vectors; a question and a stored chunk may be embedded differently
+    (e5 prefixes them with `query: ` and `passage: `), so the store says which one it is embedding."""
+
+    name: str  # what ANNEX_EMBEDDING names; persisted with each collection
+    dim: int
+    cache_key: str  # identifies the vectors for the passage cache (model and version); "" = not worth caching
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of search texts: shape (len(texts), dim), float32, rows L2-normalized."""
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of stored chunks: shape (len(texts), dim), float32, rows L2-normalized."""
+
+
+class VectorStore(Protocol):
+    """Chunk vectors in two collections: document bodies and attachments."""
+
+    def upsert_documents(self, docs: Sequence[Document]) -> None:
+        """Write every chunk of the documents, replacing what was stored for those document ids."""
+
+    def delete_document(self, doc_id: str) -> int:
+        """Remove every chunk of a document from both collections; returns how many were removed."""
+
+    def query(
+        self,
+        text: str,
+        k: int,
+        libraries: Sequence[str] | None = None,
+        doc_id: str | None = None,
+        collections: Sequence[str] = (BODY_COLLECTION, ATTACHMENT_COLLECTION),
+    ) -> list[VectorHit]:
+        """The k closest chunks across the collections, best first, filtered by library and document."""
+
+    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
+        """One attachment's chunks from the attachment collection, in chunk order."""
+
+    def doc_ids(self) -> set[str]:
+        """Every document id that has chunks stored."""
+
+    def chunk_counts(self) -> dict[str, int]:
+        """Stored chunks per document id (both collections)."""
+
+    def chunk_versions(self, doc_ids: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
+        """Stored chunks per document id and content hash, of every document or only of `doc_ids` (one scan)."""
+
+    def count(self) -> dict[str, int]:
+        """Chunks per collection."""

@@ -1,0 +1,167 @@
+"""The chat tab's handlers: ask (streaming), reload a conversation, show a turn's or a citation's panels.
+
+Handlers yield dicts keyed by the names in OUTPUTS; ui/blocks.py turns them into positional updates, with
+gr.skip() for every panel a step leaves alone. All per-user data arrives as arguments (gr.State) and leaves
+as outputs: nothing here is shared between sessions except the Service.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Iterator, Sequence
+
+import gradio as gr
+
+from kb.errors import AnnexError
+from kb.answer.history import UnknownConversation
+from kb.service import Service
+from kb.turn import TurnRequest
+from ui.chat import citations, paths_figure, thinking
+from ui.chat.turn_view import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
+from ui.safe import toast
+
+OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
+           "citation_select", "source", "paths", "conversations")
+# The settings panel's knobs: TurnRequest field names, in the order of the panel's inputs.
+KNOBS = ("library_ids", "top_k", "threshold", "enable_hybrid_search", "enable_rerank", "enable_context_expansion", "hops",
+         "think", "history_turns")
+DEFAULTS = TurnRequest("")
+Update = dict[str, Any]
+
+
+def new_owner() -> str:
+    """A fresh per-session owner id for conversations."""
+    return uuid.uuid4().hex
+
+
+class ChatHandlers:
+    """Event handlers of the chat tab over one shared Service."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    def request(self, question: str, conversation_id: str, owner: str, *knobs: Any) -> TurnRequest:
+        """The TurnRequest for a question and the settings accordion's values (in KNOBS order)."""
+        values = dict(zip(KNOBS, knobs, strict=True))
+        kinds = {name: type(getattr(DEFAULTS, name)) for name in KNOBS}  # int, float, bool; tuple for library_ids
+        return TurnRequest(query=question or "", conversation_id=conversation_id or None, owner=owner,
+                           **{name: kinds[name](value or ()) if kinds[name] is tuple else kinds[name](value)
+                              for name, value in values.items()})
+
+    def ask(self, question: str, conversation_id: str, owner: str, turns: Sequence[TurnView], *knobs: Any,
+            session: str | None = None) -> Iterator[Update]:
+        """Run one turn over the libraries `session` may see and stream the chat and the side panels."""
+        owner = owner or new_owner()
+        try:
+            request = self.service.sessions.scope(self.request(question, conversation_id, owner, *knobs), session)
+            events = self.service.pipeline.run(request)
+        except AnnexError as exc:  # InvalidRequest, UnknownLibrary, UnknownConversation: nothing was stored
+            gr.Warning(toast(exc))
+            yield {"owner": owner}
+            return
+        view = TurnView(question.strip())
+        turns = [*turns, view]
+        yield {"question": "", "chatbot": chat_messages(turns), "owner": owner, "turns": turns, "shown": len(turns) - 1,
+               "thinking": thinking.render_thinking(view), "citations": citations.PENDING,
+               "citation_select": gr.update(choices=[], value=None), "source": citations.render_source(None, None),
+               "paths": paths_figure.placeholder()}
+        try:
+            for event in events:
+                view.apply(event)
+                if event.type == "conversation_id":
+                    yield {"conversation": view.conversation_id}
+                elif event.type in ("thinking", "error"):
+                    if event.type == "error":
+                        message = event.data.get("message", "")
+                        gr.Warning(toast(f"模型服务出错，已改用离线抽取回答：{message}" if event.data.get("fallback")
+                                         else f"回答失败：{message}"))
+                    yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
+                elif event.type in ("content", "attachments"):
+                    yield {"chatbot": chat_messages(turns)}
+                elif event.type == "graph_paths":
+                    yield {"paths": paths_figure.paths_figure(view.graph_paths, self.titles())}
+                elif event.type == "done":
+                    view.sources = self.stored_sources(view)
+                    yield {"chatbot": chat_messages(turns), **self.panels(view, paths=False),
+                           "conversations": self.conversation_choices(owner, view.conversation_id)}
+        except AnnexError as exc:  # a store failed mid-turn: say so where the answer would be
+            view.warnings.append(str(exc))
+            view.answer += f"\n\n⚠️ 回答中断：{exc}"
+            gr.Warning(toast(exc))
+            yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
+
+    def panels(self, view: TurnView | None, paths: bool = True) -> Update:
+        """Every side panel for one turn (None: the empty panels)."""
+        if view is None:
+            return {"thinking": thinking.EMPTY, "citations": citations.EMPTY, "citation_select": gr.update(choices=[], value=None),
+                    "source": citations.render_source(None, None), "paths": paths_figure.placeholder()}
+        graph = self.service.stores.graph
+        texts = {doc_id: graph.document_text(doc_id) for doc_id in texts_needed(view)}
+        choices = citations.citation_choices(view.referenced_docs, view.sources)
+        first = find_source(view, choices[0][1]) if choices else None
+        update: Update = {
+            "thinking": thinking.render_thinking(view),
+            "citations": citations.render_citations(view.referenced_docs, view.sources, texts, view.answer),
+            "citation_select": gr.update(choices=choices, value=choices[0][1] if choices else None),
+            "source": citations.render_source(first, texts.get(first["doc_id"]) if first else None, view.answer),
+        }
+        if paths:
+            update["paths"] = paths_figure.paths_figure(view.graph_paths, self.titles())
+        return update
+
+    def show_source(self, n: Any, turns: Sequence[TurnView], shown: int | None) -> str:
+        """The source the citation selector points at, in full."""
+        view = turns[shown] if shown is not None and 0 <= shown < len(turns) else None
+        source = find_source(view, n) if view else None
+        text = self.service.stores.graph.document_text(source["doc_id"]) if source else None
+        return citations.render_source(source, text, view.answer if view else "")
+
+    def show_turn(self, turns: Sequence[TurnView], evt: gr.SelectData) -> Update:
+        """The side panels of the turn whose message was clicked."""
+        index = turn_at(turns, evt.index if isinstance(evt.index, int) else evt.index[0])
+        if index is None:
+            return {}
+        return {"shown": index, **self.panels(turns[index])}
+
+    def load_conversation(self, conversation_id: str | None, owner: str) -> Update:
+        """A stored conversation of this session back in the chat, its last turn in the panels."""
+        if not conversation_id:
+            return {}
+        try:
+            conversation = self.service.history.get_conversation(conversation_id)
+        except UnknownConversation as exc:
+            gr.Warning(toast(exc))
+            return {}
+        if conversation.owner != owner:  # only reachable by a forged request: conversations are listed per owner
+            gr.Warning(toast("这个会话不属于当前会话窗口。"))
+            return {}
+        turns = turns_from_history(self.service.history.messages(conversation_id))
+        return {"chatbot": chat_messages(turns), "conversation": conversation_id, "turns": turns,
+                "shown": len(turns) - 1 if turns else None, **self.panels(turns[-1] if turns else None)}
+
+    def new_conversation(self) -> Update:
+        """An empty chat; the next question starts a new conversation."""
+        return {"chatbot": [], "conversation": "", "turns": [], "shown": None,
+                "conversations": gr.update(value=None), **self.panels(None)}
+
+    def on_load(self, owner: str) -> Update:
+        """Page load: an owner id for this session and its conversations (none yet for a new one)."""
+        owner = owner or new_owner()
+        return {"owner": owner, "conversations": self.conversation_choices(owner, None)}
+
+    def conversation_choices(self, owner: str, current: str | None) -> Any:
+        """The Radio update listing this session's conversations, newest first."""
+        choices = [(f"{time.strftime('%m-%d %H:%M', time.localtime(c.created))} · {c.title}", c.id)
+                   for c in self.service.history.list_conversations(owner)]
+        return gr.update(choices=choices, value=current)
+
+    def titles(self) -> dict[str, str]:
+        """doc id → title, from the pipeline's read model."""
+        return {doc_id: s.title for doc_id, s in self.service.read.current().documents.items()}
+
+    def stored_sources(self, view: TurnView) -> list[dict]:
+        """The numbered sources the pipeline stored with the finished turn."""
+        for message in reversed(self.service.history.messages(view.conversation_id)):
+            if message.id == view.message_id:
+                return list(message.extra.get("sources", []))
+        return []

@@ -1,0 +1,225 @@
+"""The knowledge-base tab: upload, the document list, one document's view, delete, and the library's graph.
+
+Who may write is decided here, server-side, in every handler (a Gradio event can be sent without the page:
+`POST /gradio_api/queue/join` with any inputs): without the token an upload goes into the session's private
+library, identified by the request's session hash, never by an input; the shared libraries change only with
+ANNEX_API_TOKEN typed into the token field; a delete needs its confirmation box ticked, checked here too.
+"""
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from kb.ingest.parsing import SUPPORTED_EXTENSIONS
+from kb.service import Service
+from kb.session_libraries import ReservedLibrary, check_shared_name, is_private
+from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
+                          ingest_results_html, library_choices, lifetime)
+from kb.ingest.uploads import ingest_uploads
+from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
+from ui.safe import toast
+
+ALL_LIBRARIES = "全部"
+ProgressFn = Callable[..., object]
+
+
+class KnowledgeBase:
+    """The tab's handlers over the service's stores; `session` is the Gradio session hash of the caller."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.sessions = service.sessions
+
+    def ingest(self, session: str | None, files: Sequence[str] | None, library: str, tags: str, token: str = "",
+               progress: ProgressFn | None = None) -> str:
+        """Ingest uploaded files together (so attachment files meet their parent); HTML of one result per file.
+
+        With the token they go into the shared `library`; without it into the session's private library.
+        """
+        if not files:
+            raise gr.Error(toast("先选择要上传的文件（.docx / .md / .txt，可多选）。"))
+        shared = bool(_text(token))
+        if shared:
+            self.check_token(token)
+            try:
+                library = check_shared_name(_text(library) or self.service.settings.default_library)
+            except ReservedLibrary as exc:
+                raise gr.Error(toast(f"“{library}”不能作共享库名：以 session- 开头的名字留给访客的私有库。")) from exc
+        elif not session:
+            raise gr.Error(toast("这次上传没有浏览器会话，无法放进私有库：请刷新页面后重新上传。"))
+        else:
+            library = self.sessions.library_for_upload(session)
+        tag_list = tuple(t.strip() for t in _text(tags).replace("，", ",").split(",") if t.strip())
+
+        def report(done: int, total: int, what: str) -> None:
+            if progress is not None:
+                progress(done / max(1, total), desc=what)
+
+        sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
+        results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library, report,
+                                 tag_list)
+        head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
+        return head + ingest_results_html(results)
+
+    def check_token(self, token: str) -> None:
+        """Refuse a shared-library write unless `token` is the server's ANNEX_API_TOKEN."""
+        expected = self.service.settings.api_token
+        if not expected:
+            raise gr.Error(toast("共享库的写入已关闭：服务器没有设置 ANNEX_API_TOKEN。不填口令，上传的文件进入本会话的私有库。"))
+        if not hmac.compare_digest(_text(token).encode(), expected.encode()):
+            raise gr.Error(toast("口令不对：共享库只能用服务器的 ANNEX_API_TOKEN 修改。"))
+
+    def listing(self, session: str | None) -> tuple[list[list], list[tuple[str, str]]]:
+        """Rows of the document table and the selector's choices: the shared documents and the session's own."""
+        graph = self.service.stores.graph
+        summaries = self.visible_documents(session, graph.list_documents())
+        return document_rows(summaries, graph.list_attachments()), document_choices(summaries)
+
+    def visible_documents(self, session: str | None, summaries: Sequence[Any]) -> list[Any]:
+        """The summaries of libraries the session may see."""
+        visible = set(self.sessions.visible(session, {s.library for s in summaries}))
+        return [s for s in summaries if s.library in visible]
+
+    def view(self, session: str | None, doc_id: str | None) -> str:
+        """HTML of one document (the empty view for one the session may not see)."""
+        doc = self.service.stores.graph.load_document(doc_id) if isinstance(doc_id, str) and doc_id else None
+        return document_view_html(doc if doc is not None and self.sessions.may_see(session, doc.library) else None)
+
+    def delete(self, session: str | None, doc_id: str | None, confirmed: bool, token: str = "") -> str:
+        """Delete a document from both stores once confirmed; shared documents need the token."""
+        if not isinstance(doc_id, str) or not doc_id:
+            raise gr.Error(toast("没有删除：先在“查看文档”里选择一个文档。"))
+        if confirmed is not True:
+            raise gr.Error(toast("没有删除：先勾选“确认删除”。"))
+        summary = self.service.read.current().documents.get(doc_id)
+        if summary is None or not self.sessions.may_see(session, summary.library):
+            raise gr.Error(toast(f"文档 {doc_id} 已不在知识库中。"))
+        if not is_private(summary.library):
+            self.check_token(token)
+        if not self.service.stores.ingestor.delete(doc_id):
+            raise gr.Error(toast(f"文档 {doc_id} 已不在知识库中。"))
+        return f"已删除《{summary.title}》及其附件、片段和向量。"
+
+    def libraries(self, session: str | None) -> list[str]:
+        """The libraries the session may see that hold documents: shared ones sorted, then its own."""
+        return self.sessions.visible(session, self.service.read.current().libraries)
+
+    def picture(self, session: str | None, query: str = "", library: str = ALL_LIBRARIES,
+                limit: int = DEFAULT_DOCUMENTS) -> go.Figure:
+        """The library graph of the visible documents the filter selects, capped at `limit` documents."""
+        graph = self.service.stores.graph
+        summaries = self.visible_documents(
+            session, graph.list_documents(None if library in (None, "", ALL_LIBRARIES) else library))
+        query = _text(query)
+        selection = select_documents(summaries, graph.list_attachments() if query.strip() else [], query, int(limit))
+        docs = [d for s in selection.summaries if (d := graph.load_document(s.id)) is not None]
+        return library_figure(docs, selection)
+
+    def end_session(self, request: gr.Request) -> None:
+        """Gradio's unload: the browser session ended, its private library goes."""
+        self.sessions.end(request.session_hash)
+
+
+@dataclass
+class KnowledgeTab:
+    """The tab's handlers, the events after which the rest of the UI should refresh its library list, and
+    `refresh(fn, outputs)`: what to run when the tab is shown (another session may have changed the library)."""
+
+    changed: list  # Dependency objects of ingest and delete
+    handlers: KnowledgeBase
+    refresh: tuple
+
+
+def build_knowledge_tab(service: Service) -> KnowledgeTab:
+    """Lay out the tab inside the current Blocks context (a gr.Tab) and wire its events."""
+    kb = KnowledgeBase(service)
+    rows, choices = kb.listing(None)  # what every new page shows: the shared libraries
+    libraries = kb.libraries(None)
+    ttl = service.settings.session_library_ttl_min
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=4):
+            gr.Markdown("### 上传文档\n`.docx` / `.md` / `.txt`，可一次多选。附件单独成文件时命名为"
+                        "`附件3-名称.md` 或 `<文档名>-附件3-名称.docx`，与主文档一起上传。\n\n"
+                        f"不填口令：文件进入**本会话的私有库**，只有这个页面能看到、检索和删除，{lifetime(ttl)}。"
+                        "填入口令（ANNEX_API_TOKEN）：写入下面的共享库。")
+            files = gr.File(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
+            with gr.Row():
+                library = gr.Textbox(service.settings.default_library, label="共享库（需口令）", scale=1)
+                tags = gr.Textbox(label="标签（逗号分隔，可空）", scale=1)
+            token = gr.Textbox(label="口令（改动共享库时填写；留空 = 本会话私有库）", type="password",
+                               elem_id="kb-token")
+            upload = gr.Button("入库", variant="primary")
+            results = gr.HTML(elem_id="kb-results", js_on_load=None)
+        with gr.Column(scale=6):
+            gr.Markdown("### 文档")
+            table = gr.Dataframe(value=rows, headers=DOCUMENT_COLUMNS, interactive=False, wrap=True, max_height=300,
+                                 elem_id="kb-documents")
+            with gr.Row():
+                selected = gr.Dropdown(choices, value=None, label="查看文档", scale=4)
+                with gr.Column(scale=2, min_width=160):
+                    confirm = gr.Checkbox(False, label="确认删除（含附件、片段和向量）", elem_id="kb-confirm")
+                    delete = gr.Button("删除该文档", variant="stop")
+            message = gr.Markdown()
+            view = gr.HTML(kb.view(None, None), elem_id="kb-document", js_on_load=None)
+    gr.Markdown("### 知识库图谱：每个文档居中，附件围成一圈，橙色箭头是 REFERENCES 引用，红叉是悬空引用")
+    with gr.Row():
+        query = gr.Textbox(label="筛选（文档名、附件编号或名称）", scale=3)
+        lib_filter = gr.Dropdown(_filter_choices(libraries), value=ALL_LIBRARIES, label="库", scale=1)
+        limit = gr.Slider(1, MAX_DOCUMENTS, DEFAULT_DOCUMENTS, step=1, label="最多显示文档数", scale=2)
+    picture = gr.Plot(kb.picture(None), elem_id="kb-graph", show_label=False)
+
+    # Each wrapper takes the session from gr.Request: Gradio fills it from the connection, not from the inputs.
+    def refresh(request: gr.Request):
+        rows, choices = kb.listing(request.session_hash)
+        return rows, gr.update(choices=choices), gr.update(choices=_filter_choices(kb.libraries(request.session_hash)))
+
+    def draw(query, library, limit, request: gr.Request):
+        return kb.picture(request.session_hash, query, library, limit)
+
+    def refresh_all(query, library, limit, request: gr.Request):
+        return *refresh(request), draw(query, library, limit, request)
+
+    def run_ingest(files, library, tags, token, request: gr.Request, progress=gr.Progress()):
+        return kb.ingest(request.session_hash, files, library, tags, token, progress)
+
+    def run_delete(doc_id, confirmed, token, request: gr.Request):
+        done = kb.delete(request.session_hash, doc_id, confirmed, token)
+        return done, gr.update(value=None), kb.view(None, None), False
+
+    def show(doc_id, request: gr.Request):
+        return kb.view(request.session_hash, doc_id)
+
+    picture_inputs = [query, lib_filter, limit]
+    listing_outputs = [table, selected, lib_filter]
+    ingested = (upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private")
+                .success(refresh, None, listing_outputs, api_visibility="private")
+                .then(draw, picture_inputs, picture, api_visibility="private"))
+    deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],
+                            api_visibility="private")
+               .success(refresh, None, listing_outputs, api_visibility="private")
+               .then(draw, picture_inputs, picture, api_visibility="private"))
+    selected.input(show, selected, view, api_visibility="private")
+    table.select(_row_doc, None, selected, api_visibility="private").then(show, selected, view, api_visibility="private")
+    gr.on([query.submit, lib_filter.input, limit.release], draw, picture_inputs, picture, api_visibility="private")
+    return KnowledgeTab([ingested, deleted], kb, (refresh_all, picture_inputs, [*listing_outputs, picture]))
+
+
+def _filter_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
+    """The graph filter's choices: all, then each library by its shown name."""
+    return [(ALL_LIBRARIES, ALL_LIBRARIES), *library_choices(libraries)]
+
+
+def _text(value: object) -> str:
+    """A text input as str: a request sent without the page may put anything in a field."""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _row_doc(evt: gr.SelectData) -> str | None:
+    """The id (last column) of the clicked document row."""
+    row = evt.row_value or []
+    return row[-1] if row else None
