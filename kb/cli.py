@@ -10,7 +10,7 @@ from typing import Sequence
 
 from kb.errors import AnnexError
 from kb.ingest.ingestor import Progress
-from kb.model import CLI, IngestResult
+from kb.model import CLI, PRIVATE_PREFIX, IngestResult, is_private
 from kb.progress import progress_bar
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
@@ -44,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _ingest(stores: Stores, args: argparse.Namespace) -> int:
+    if args.library and is_private(args.library):
+        print(f"error: --library {args.library!r} starts with {PRIVATE_PREFIX!r}, the prefix reserved for visitors' "
+              "private libraries; name the library otherwise.", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     fixed = stores.ingestor.reconcile()  # what an earlier crash left half-written
     with progress_bar("ingest") as progress:

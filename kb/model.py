@@ -11,6 +11,13 @@ UPLOAD = "upload"  # uploaded over HTTP or in the UI
 CLI = "cli"  # `python -m kb ingest`
 UNKNOWN = ""  # stored before provenance was recorded
 
+PRIVATE_PREFIX = "session-"  # a visitor's private library (kb/session_libraries.py); no shared library starts so
+
+
+def is_private(library: str) -> bool:
+    """Whether a library id is a visitor's private library."""
+    return library.startswith(PRIVATE_PREFIX)
+
 
 @dataclass(frozen=True)
 class Heading:

@@ -17,18 +17,11 @@ from typing import Callable, Iterable
 
 from graph.resolve import AttachmentCatalog
 from kb.errors import AnnexError
+from kb.model import PRIVATE_PREFIX, is_private
 from kb.ingest.ingestor import Ingestor
 from kb.answer.pipeline import UnknownDocument, UnknownLibrary, check_storable
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.turn import TurnRequest
-
-PRIVATE_PREFIX = "session-"  # no shared library may start with this
-
-
-def is_private(library: str) -> bool:
-    """Whether a library id is a visitor's private library."""
-    return library.startswith(PRIVATE_PREFIX)
-
 
 class ReservedLibrary(AnnexError):
     """A shared library was asked for under the reserved private prefix."""

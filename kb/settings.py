@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Mapping
 
 from kb.errors import SettingsError
+from kb.model import is_private
 
 __all__ = ["ENV_PREFIX", "Settings", "SettingsError", "load_settings"]
 
@@ -92,6 +93,11 @@ def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> 
     if settings.graph_engine not in ("kuzu", "ladybug"):
         raise SettingsError(
             f"ANNEX_GRAPH_ENGINE={settings.graph_engine!r} is not a graph engine; use 'kuzu' or 'ladybug'."
+        )
+    if is_private(settings.default_library):
+        raise SettingsError(
+            f"ANNEX_DEFAULT_LIBRARY={settings.default_library!r} starts with the prefix reserved for visitors' private "
+            "libraries; name the shared library otherwise (e.g. demo)."
         )
     if not 0 < settings.llm_max_tokens < settings.llm_context_tokens:
         raise SettingsError(

@@ -57,3 +57,13 @@ def test_a_bad_setting_is_one_error_line_naming_the_variable(tmp_path):
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 2
     assert run.stderr.startswith("error: ANNEX_EMBEDDING='foo'") and "Traceback" not in run.stderr
+
+
+def test_the_cli_cannot_write_into_a_private_library_name(tmp_path):
+    doc = tmp_path / "plan.md"
+    doc.write_text("# 预案\n\n正文。\n", encoding="utf-8")
+    run = _kb("ingest", doc, "--library", "session-abc", store=tmp_path / "store")
+    assert run.returncode == 2 and "reserved for visitors' private libraries" in run.stderr
+    assert "Traceback" not in run.stderr
+    stats = _kb("stats", store=tmp_path / "store")
+    assert "session-abc" not in stats.stdout
