@@ -14,17 +14,17 @@ import pytest
 from kb.errors import IngestError
 from kb.model import CLI, UPLOAD
 from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION
-from tests.conftest import SHARED_CORPUS
+from tests.conftest import DEMO_CORPUS
 
-LAW = "zh_law_huanjing_baohushui_fa_empty_tables.md"  # 附表一, 附表二
-FEES = "zh_reg_zhongcai_shoufei_banfa_1995.md"
+LAW = "东岭街道防汛应急预案.md"  # sorts first: `[law, _] = ingest(...)` below
+FEES = "示范市餐厨垃圾管理办法.md"
 
 
 def _folder(tmp_path: Path) -> Path:
     folder = tmp_path / "in"
     folder.mkdir()
     for name in (LAW, FEES):
-        shutil.copy(SHARED_CORPUS / name, folder / name)
+        shutil.copy(DEMO_CORPUS / name, folder / name)
     return folder
 
 
