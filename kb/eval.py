@@ -18,6 +18,7 @@ from typing import Sequence
 
 from kb.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
+from kb.events import Event
 from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest import expand_paths
 from kb.parsing import SUPPORTED_EXTENSIONS
@@ -100,9 +101,7 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
     results: dict[str, dict] = {}
     details: dict[str, list[dict]] = {}
     for mode in modes:
-        base = service.pipeline  # graph mode runs the app's own pipeline (agent mode included)
-        pipeline = base if mode == "graph" else MODES[mode](
-            service.settings, service.read, base.retriever, service.history, base.model)
+        pipeline = mode_pipeline(service, mode)
         print(f"\n== mode {mode} · {pipeline.model_name} · {len(runnable)} questions")
         print(_row("#", "kind", "doc", "ms", "attachments of doc", "other", "answer"))
         outcomes = []
@@ -124,6 +123,25 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
         last = {"modes": results, "questions": len(runnable), "skipped": skipped_json}
     print(json.dumps(last, ensure_ascii=False))
     return 0
+
+
+def mode_pipeline(service: Service, mode: str) -> Pipeline:
+    """The pipeline of one mode over an open service; graph mode is the app's own (agent mode included)."""
+    base = service.pipeline
+    if mode == "graph":
+        return base
+    return MODES[mode](service.settings, service.read, base.retriever, service.history, base.model)
+
+
+def runnable(questions: list[Question], snapshot: Snapshot) -> tuple[list[tuple[Question, str | None]], list[Problem]]:
+    """Each question with its document id, or a Problem when its doc or an expected label is not in the corpus."""
+    return _check(questions, snapshot)
+
+
+def run_question(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None,
+                 scope: tuple[str, ...]) -> Outcome:
+    """One question's turn through the event stream, scored by what it showed the user."""
+    return _run(pipeline, service, q, doc_id, scope)
 
 
 def _ingest(service: Service, files: list[Path], library: str) -> None:
@@ -170,6 +188,13 @@ def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, 
     events = list(pipeline.run(TurnRequest(q.question, library_ids=scope, owner=OWNER)))
     ms = (time.perf_counter() - started) * 1000
     text = "".join(e.data["text"] for e in events if e.type == "content")
+    shown = shown_attachments(events, service)
+    answer = text.split("\n\n**相关附件内容：")[0]
+    return score(Outcome(q, doc_id, ms, shown, answer=answer), text)
+
+
+def shown_attachments(events: Sequence[Event], service: Service) -> set[tuple[str, str]]:
+    """(doc_id, label) of every attachment whose content a turn's events showed the user."""
     shown: set[tuple[str, str]] = set()
     for e in events:
         if e.type == "attachments":
@@ -177,8 +202,7 @@ def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, 
         elif e.type == "referenced_docs":  # the answer's references: cited chunks and prefetched attachments
             ids = [cid for doc in e.data["docs"] for cid in doc.chunk_ids]
             shown.update((c.doc_id, c.attachment) for c in service.stores.graph.chunks_by_id(ids) if c.attachment)
-    answer = text.split("\n\n**相关附件内容：")[0]
-    return score(Outcome(q, doc_id, ms, shown, answer=answer), text)
+    return shown
 
 
 def _outcome_row(o: Outcome, snapshot: Snapshot) -> str:

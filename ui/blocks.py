@@ -1,6 +1,7 @@
 """The Gradio Blocks: a chat with live side panels (graph paths, citations, thinking) and a knowledge-base tab."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import gradio as gr
@@ -8,11 +9,16 @@ import gradio as gr
 from kb.service import Service
 from ui import citations, paths_figure, thinking
 from ui.ask import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.compare import bundled_questions
+from ui.compare_tab import build_compare_tab
+from ui.eval_tab import build_eval_tab
 from ui.knowledge import library_choices
 from ui.knowledge_tab import build_knowledge_tab
 from ui.theme import CSS, THEME
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
+
+QUESTIONS = Path(__file__).resolve().parent.parent / "data" / "questions.jsonl"  # the bundled evaluation questions
 
 # Each answer needs an attachment that retrieval alone would not bring: the walkthrough's four hops.
 EXAMPLES = (
@@ -69,6 +75,10 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                                                  js_on_load=None)
                             with gr.Tab("思考"):
                                 thoughts = gr.HTML(thinking.EMPTY, elem_id="annex-thinking", js_on_load=None)
+            with gr.Tab("对比", id="compare"):
+                build_compare_tab(service, EXAMPLES, bundled_questions(QUESTIONS))
+            with gr.Tab("评测", id="eval"):
+                build_eval_tab(service, QUESTIONS)
             with gr.Tab("知识库", id="kb") as kb_page:
                 kb_tab = build_knowledge_tab(service)
         for extension in extensions:
