@@ -18,6 +18,8 @@ from kb.service import Service
 from kb.turn import TurnRequest
 from ui import citations, paths_figure, thinking
 from ui.chat import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
+from ui.decline import closest_choices, declined, render_closest
+from ui.paths_view import turn_paths_figure
 from ui.safe import toast
 
 OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
@@ -79,7 +81,7 @@ class ChatHandlers:
                 elif event.type in ("content", "attachments"):
                     yield {"chatbot": chat_messages(turns)}
                 elif event.type == "graph_paths":
-                    yield {"paths": paths_figure.paths_figure(view.graph_paths, self.titles())}
+                    yield {"paths": turn_paths_figure(view, self.titles())}
                 elif event.type == "done":
                     view.sources = self.stored_sources(view)
                     yield {"chatbot": chat_messages(turns), **self.panels(view, paths=False),
@@ -97,17 +99,30 @@ class ChatHandlers:
                     "source": citations.render_source(None, None), "paths": paths_figure.placeholder()}
         graph = self.service.stores.graph
         texts = {doc_id: graph.document_text(doc_id) for doc_id in texts_needed(view)}
-        choices = citations.citation_choices(view.referenced_docs, view.sources)
+        if declined(view.answer):  # nothing answered: the closest few passages, not every retrieved source
+            choices = closest_choices(view.sources)
+            listing = render_closest(view.sources)
+        else:
+            choices = citations.citation_choices(view.referenced_docs, view.sources)
+            listing = citations.render_citations(view.referenced_docs, view.sources, texts, view.answer)
         first = find_source(view, choices[0][1]) if choices else None
+        if first is not None and first["doc_id"] not in texts:
+            texts[first["doc_id"]] = graph.document_text(first["doc_id"])
         update: Update = {
             "thinking": thinking.render_thinking(view),
-            "citations": citations.render_citations(view.referenced_docs, view.sources, texts, view.answer),
+            "citations": listing,
             "citation_select": gr.update(choices=choices, value=choices[0][1] if choices else None),
             "source": citations.render_source(first, texts.get(first["doc_id"]) if first else None, view.answer),
         }
         if paths:
-            update["paths"] = paths_figure.paths_figure(view.graph_paths, self.titles())
+            update["paths"] = turn_paths_figure(view, self.titles())
         return update
+
+    def all_paths(self, turns: Sequence[TurnView], shown: int | None) -> Any:
+        """Every path of the shown turn, uncapped."""
+        if shown is None or not 0 <= shown < len(turns):
+            return gr.skip()
+        return turn_paths_figure(turns[shown], self.titles(), show_all=True)
 
     def show_source(self, n: Any, turns: Sequence[TurnView], shown: int | None) -> str:
         """The source the citation selector points at, in full."""

@@ -14,6 +14,7 @@ from ui.compare_tab import build_compare_tab
 from ui.eval_tab import build_eval_tab
 from ui.knowledge import library_choices
 from ui.knowledge_tab import build_knowledge_tab
+from ui.paths_view import SHOW_ALL
 from ui.theme import CSS, THEME
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
@@ -67,6 +68,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                     with gr.Column(scale=9):
                         paths = gr.Plot(paths_figure.placeholder(), label="图谱路径：检索片段 → REFERENCES → 附件",
                                         elem_id="annex-paths")
+                        all_paths = gr.Button(SHOW_ALL, size="sm", variant="secondary", elem_id="annex-all-paths")
                         with gr.Tabs():
                             with gr.Tab("引用"):
                                 cites = gr.HTML(citations.EMPTY, elem_id="annex-citations", js_on_load=None)
@@ -99,6 +101,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         for button in example_buttons:
             button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
                 ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask")
+        all_paths.click(handlers.all_paths, [turns, shown], paths, api_visibility="private")
         citation_select.input(handlers.show_source, [citation_select, turns, shown], source, api_visibility="private")
 
         def show_turn(t: list, evt: gr.SelectData) -> tuple:
