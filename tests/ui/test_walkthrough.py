@@ -1,0 +1,148 @@
+"""The stakeholder walkthrough in a real browser: compare, evaluate, a declined answer, a visitor's upload, a link.
+
+Screenshots of each step go to test-artifacts/ (ignored by git). Set ANNEX_SCREENSHOT=ui/screenshot.png to
+refresh the README's picture from the compare test.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.ui.test_browser import browser, page  # noqa: F401  (the same chromium and fresh page fixtures)
+from ui.compare_tab import GRAPH_WINS
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TIMEOUT = 30_000  # ms
+DECLINED_QUESTION = "火星上的基地有几名宇航员？"  # retrieval brings several sources; none answers
+
+
+def _shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def _box(page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not laid out"
+    return box
+
+
+# A panel's drawn extent: its box and every descendant's, each clipped by the scroll containers it sits in. Boxes
+# of the containers alone would miss text that spills out of a container whose overflow is visible.
+_DRAWN = """(selectors) => selectors.map((selector) => {
+    const root = document.querySelector(selector);
+    const r = root.getBoundingClientRect();
+    let box = {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom};
+    for (const el of root.querySelectorAll('*')) {
+        const e = el.getBoundingClientRect();
+        if (!e.width || !e.height) continue;
+        let c = {x0: e.left, y0: e.top, x1: e.right, y1: e.bottom};
+        for (let a = el.parentElement; a && a !== root.parentElement; a = a.parentElement) {
+            const s = getComputedStyle(a);
+            if (s.overflowY !== 'visible' || s.overflowX !== 'visible') {
+                const ar = a.getBoundingClientRect();
+                c = {x0: Math.max(c.x0, ar.left), y0: Math.max(c.y0, ar.top),
+                     x1: Math.min(c.x1, ar.right), y1: Math.min(c.y1, ar.bottom)};
+            }
+        }
+        if (c.x1 > c.x0 && c.y1 > c.y0) box = {x0: Math.min(box.x0, c.x0), y0: Math.min(box.y0, c.y0),
+                                               x1: Math.max(box.x1, c.x1), y1: Math.max(box.y1, c.y1)};
+    }
+    return {x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0};
+})"""
+
+
+def _overlaps(page, selectors: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Pairs of panels whose drawn extents intersect (text drawn over text)."""
+    boxes = page.evaluate(_DRAWN, list(selectors))
+    return [(selectors[i], selectors[j]) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
+            if _intersect(boxes[i], boxes[j])]
+
+
+def _intersect(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def test_the_compare_tab_shows_three_columns_and_the_graph_surfaces_what_plain_rag_misses(page):
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="对比").click()
+    page.get_by_role("button", name=GRAPH_WINS[0]).click()
+    graph, naive, keyword = (page.locator(f"#compare-{m}") for m in ("graph", "naive", "keyword"))
+    expect(graph).to_contain_text("找到的附件", timeout=TIMEOUT)
+    expect(page.locator("#compare-summary")).to_contain_text("这是评测题")
+    expect(graph).to_contain_text("✅ 附件2")  # the plan's own 附件2 (responsible persons)
+    expect(naive).to_contain_text("❌ 附件2")
+    expect(naive).to_contain_text("漏掉的附件")
+    expect(keyword).to_contain_text("ms")
+    boxes = [_box(page, f"#compare-{m}") for m in ("naive", "keyword", "graph")]
+    assert boxes[0]["x"] < boxes[1]["x"] < boxes[2]["x"]  # side by side, left to right
+    assert abs(boxes[0]["y"] - boxes[2]["y"]) < 5
+    _shot(page, "compare")
+    if os.environ.get("ANNEX_SCREENSHOT"):
+        page.screenshot(path=os.environ["ANNEX_SCREENSHOT"])
+
+
+def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page):
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name="评测").click()
+    limit = page.locator("#eval-limit input")
+    limit.fill("12")
+    page.locator("#eval-run").click()
+    expect(page.locator("#eval-status")).to_contain_text("12 道题 × 3 种模式", timeout=TIMEOUT)
+    summary = page.locator("#eval-summary")
+    for mode in ("graph", "naive", "keyword"):
+        expect(summary).to_contain_text(mode)
+    expect(summary).to_contain_text("附件召回率")
+    expect(page.locator("#eval-chart .js-plotly-plot")).to_be_visible(timeout=TIMEOUT)
+    outcomes = page.locator("#eval-outcomes")
+    expect(outcomes).to_contain_text("园区公共应急事故池的有效容积是多少？")
+    with page.expect_download() as download:
+        page.locator("#eval-download").click()
+    rows = pd.read_csv(download.value.path(), encoding="utf-8-sig")
+    assert len(rows) == 12 * 3 and set(rows["模式"]) == {"graph", "naive", "keyword"}
+    assert rows["question"].str.contains("园区公共应急事故池的有效容积是多少？").any()
+    _shot(page, "evaluation")
+
+
+def test_a_declined_question_shows_the_closest_passages_without_paths_or_overlap(page):
+    from playwright.sync_api import expect
+
+    question = page.locator("#annex-question textarea")
+    question.fill(DECLINED_QUESTION)
+    question.press("Enter")
+    expect(page.locator("#annex-chat")).to_contain_text("知识库中没有找到", timeout=TIMEOUT)
+    cites = page.locator("#annex-citations")
+    expect(cites).to_contain_text("最接近的 3 段原文", timeout=TIMEOUT)
+    assert cites.locator(".decline-passage").count() == 3
+    retrieved = int(re.search(r"共检索到 (\d+) 段", cites.inner_text()).group(1))
+    assert retrieved > 3  # more was retrieved than the panel lists
+    assert page.locator("#annex-citation-select").locator("input").count() == 1
+    expect(page.locator("#annex-paths")).to_contain_text("不画检索路径", timeout=TIMEOUT)
+    assert page.locator("#annex-paths .scatterlayer .trace").count() == 0  # no nodes, no hairball
+    assert _overlaps(page, ("#annex-paths", "#annex-citations", "#annex-citation-select", "#annex-source")) == []
+    _shot(page, "declined")
+
+
+def test_a_long_answer_leaves_no_panel_over_another(page):
+    from playwright.sync_api import expect
+
+    question = page.locator("#annex-question textarea")
+    question.fill("东岭街道防汛应急预案有哪些附件？各附件的内容是什么？")
+    question.press("Enter")
+    expect(page.locator("#annex-chat")).to_contain_text("相关附件内容", timeout=TIMEOUT)
+    expect(page.locator("#annex-citations .cite-doc").first).to_be_visible(timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.querySelector('#annex-citations').scrollHeight") > 560  # long enough to spill
+    assert _overlaps(page, ("#annex-paths", "#annex-citations", "#annex-citation-select", "#annex-source")) == []
+    _shot(page, "long-answer")
