@@ -15,6 +15,7 @@ from ui.eval_tab import build_eval_tab
 from ui.knowledge import library_choices
 from ui.knowledge_tab import build_knowledge_tab
 from ui.paths_view import SHOW_ALL
+from ui.share_panel import build_share_panel, wire_share
 from ui.theme import CSS, THEME
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
@@ -62,6 +63,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                             example_buttons = [gr.Button(q, size="sm", variant="secondary") for q in EXAMPLES]
                         with gr.Accordion("设置", open=False):
                             knobs = _settings_panel(service)
+                        share = build_share_panel()
                         with gr.Accordion("历史会话", open=False):
                             new = gr.Button("新会话", size="sm")
                             conversations = gr.Radio([], label="本窗口的会话（点击重新打开）", elem_id="annex-conversations")
@@ -96,26 +98,30 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
             for update in handlers.ask(*args, session=request.session_hash):
                 yield _positional(update)
 
-        gr.on([question.submit, send.click], ask, ask_inputs, outputs, api_name="ask", api_visibility="undocumented",
-              concurrency_limit=4, concurrency_id="ask")
+        asked = [gr.on([question.submit, send.click], ask, ask_inputs, outputs, api_name="ask",
+                       api_visibility="undocumented", concurrency_limit=4, concurrency_id="ask")]
         for button in example_buttons:
-            button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
-                ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask")
+            asked.append(button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
+                ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask"))
         all_paths.click(handlers.all_paths, [turns, shown], paths, api_visibility="private")
-        citation_select.input(handlers.show_source, [citation_select, turns, shown], source, api_visibility="private")
+        def show_source(n: Any, t: list, s: int | None, request: gr.Request) -> str:
+            return handlers.show_source(n, t, s, request.session_hash)
 
-        def show_turn(t: list, evt: gr.SelectData) -> tuple:
-            return _positional(handlers.show_turn(t, evt))
+        citation_select.input(show_source, [citation_select, turns, shown], source, api_visibility="private")
+
+        def show_turn(t: list, evt: gr.SelectData, request: gr.Request) -> tuple:  # a shared turn's reader too
+            return _positional(handlers.show_turn(t, evt, request.session_hash))
 
         def libraries(chosen: list[str] | None, request: gr.Request) -> Any:
             present = kb_tab.handlers.libraries(request.session_hash)
             return gr.update(choices=library_choices(present), value=[x for x in chosen or () if x in present])
 
-        chatbot.select(show_turn, turns, outputs, api_visibility="private")
-        conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)), [conversations, owner], outputs,
-                            api_visibility="private")
-        new.click(lambda: _positional(handlers.new_conversation()), None, outputs, api_visibility="private")
+        asked.append(chatbot.select(show_turn, turns, outputs, api_visibility="private"))
+        asked.append(conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)),
+                                         [conversations, owner], outputs, api_visibility="private"))
+        asked.append(new.click(lambda: _positional(handlers.new_conversation()), None, outputs, api_visibility="private"))
         demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private")
+        wire_share(share, handlers, components, asked, outputs, _positional, demo.load)
         refresh_fn, refresh_inputs, refresh_outputs = kb_tab.refresh
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from tests.ui.test_browser import browser, page  # noqa: F401  (the same chromium and fresh page fixtures)
+from ui.blocks import EXAMPLES
 from ui.compare_tab import GRAPH_WINS
 
 pytestmark = pytest.mark.browser
@@ -146,3 +147,72 @@ def test_a_long_answer_leaves_no_panel_over_another(page):
     assert page.evaluate("document.querySelector('#annex-citations').scrollHeight") > 560  # long enough to spill
     assert _overlaps(page, ("#annex-paths", "#annex-citations", "#annex-citation-select", "#annex-source")) == []
     _shot(page, "long-answer")
+
+
+VISITOR_DOC = """# 星港码头防台风应急预案
+
+台风来临前，码头按附件1备足防台风物资，由值班调度统一调配。
+
+附件1：防台风物资清单
+
+沙袋：860只，存放于3号仓库东侧；防汛抽水泵：6台，存放于机修车间。
+"""
+
+
+def test_a_visitor_uploads_a_document_and_the_chat_brings_its_attachment(page, service, tmp_path):
+    from playwright.sync_api import expect
+
+    plan = tmp_path / "星港码头防台风应急预案.md"
+    plan.write_text(VISITOR_DOC, encoding="utf-8")
+    page.get_by_role("tab", name="知识库").click()
+    page.locator("input[type=file]").first.set_input_files(str(plan))
+    page.get_by_role("button", name="入库", exact=True).click()
+    expect(page.locator("#kb-results")).to_contain_text("本会话私有库", timeout=TIMEOUT)
+    expect(page.locator("#kb-results")).to_contain_text("星港码头防台风应急预案", timeout=TIMEOUT)
+    expect(page.locator("#kb-documents")).to_contain_text("星港码头防台风应急预案", timeout=TIMEOUT)
+    page.get_by_role("tab", name="问答").click()
+    question = page.locator("#annex-question textarea")
+    question.fill("星港码头的沙袋有多少只？存放在哪里？")
+    question.press("Enter")
+    chat = page.locator("#annex-chat")
+    expect(chat).to_contain_text("860只", timeout=TIMEOUT)
+    expect(chat).to_contain_text("附件1", timeout=TIMEOUT)
+    expect(page.locator("#annex-citations")).to_contain_text("星港码头防台风应急预案", timeout=TIMEOUT)
+    _shot(page, "visitor-upload")
+    private = [lib for lib in service.read.current().libraries if lib.startswith("session-")]
+    assert private, "the upload went into a private library"
+
+
+def test_a_conversation_link_reopens_the_answer_read_only(page, browser, app_url):
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name=EXAMPLES[0]).click()
+    expect(page.locator("#annex-chat")).to_contain_text("附件12-事故应急池及雨水切断阀一览表", timeout=TIMEOUT)
+    page.locator("#annex-share").get_by_text("分享与复制").click()
+    link_box = page.locator("#annex-share-link textarea, #annex-share-link input").first
+    expect(link_box).to_have_value(re.compile(r"\?conversation=[0-9a-f]{32}$"), timeout=TIMEOUT)
+    link = link_box.input_value()
+    assert link.startswith(app_url)
+    markdown = page.locator("#annex-share-markdown")
+    expect(markdown).to_contain_text("**问：** " + EXAMPLES[0], timeout=TIMEOUT)
+    expect(markdown).to_contain_text("**相关附件内容：**")
+
+    visitor = browser.new_context(viewport={"width": 1600, "height": 1000})  # another browser, not the owner
+    try:
+        other = visitor.new_page()
+        other.goto(link)
+        expect(other.locator("#annex-shared-notice")).to_contain_text("只读", timeout=TIMEOUT)
+        chat = other.locator("#annex-chat")
+        expect(chat).to_contain_text(EXAMPLES[0], timeout=TIMEOUT)
+        expect(chat).to_contain_text("18000")
+        expect(chat).to_contain_text("附件12-事故应急池及雨水切断阀一览表")
+        expect(other.locator("#annex-citations")).to_contain_text("绿洲化工园区突发环境事件应急预案")
+        expect(other.locator("#annex-paths svg.main-svg").first).to_contain_text("附件12", timeout=TIMEOUT)
+        other.get_by_text("历史会话", exact=True).click()
+        expect(other.locator("#annex-conversations")).not_to_contain_text(EXAMPLES[0])  # not the owner's list
+        _shot(other, "shared-link")
+        other.goto(app_url + "?conversation=" + "0" * 32)  # an unknown id: a warning, an empty chat
+        expect(other.locator("[data-testid='toast-body']").first).to_contain_text("不存在", timeout=TIMEOUT)
+        expect(other.locator("#annex-shared-notice")).to_be_hidden()
+    finally:
+        visitor.close()
