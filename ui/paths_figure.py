@@ -147,7 +147,9 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
         yaxis=dict(visible=False, range=[-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6], fixedrange=True),
     )
     if note:
-        fig.update_layout(title=dict(text=h(note), font=dict(size=12, color="#64748b"), x=0.01, y=0.98))
+        fig.update_layout(  # below the panel's own label, which Gradio draws over the figure's top-left corner
+            title=dict(text=h(note), font=dict(size=12, color="#64748b"), x=0.01, xanchor="left", y=1, yanchor="top",
+                       yref="container", pad=dict(t=34)), margin=dict(l=6, r=6, t=66, b=6))
     return fig
 
 

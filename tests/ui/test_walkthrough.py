@@ -216,3 +216,21 @@ def test_a_conversation_link_reopens_the_answer_read_only(page, browser, app_url
         expect(other.locator("#annex-shared-notice")).to_be_hidden()
     finally:
         visitor.close()
+
+
+def test_the_thinking_block_shows_nested_steps_with_their_times(page):
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name=EXAMPLES[1]).click()
+    chat = page.locator("#annex-chat")
+    expect(chat).to_contain_text("0513-85260110", timeout=TIMEOUT)
+    summary = chat.get_by_text(re.compile(r"检索 [\d.]+ ms · 图谱预取")).first
+    if not summary.is_visible():
+        chat.get_by_text("🧭 思考过程").first.click()  # the block folds once the answer is done
+    expect(summary).to_be_visible(timeout=TIMEOUT)
+    for name in ("🔎 检索", "🔗 图谱预取", "🤖 模型", "📎 回答后跳转"):
+        expect(chat.get_by_text(name).first).to_be_visible(timeout=TIMEOUT)
+    assert re.search(r"检索 [\d.]+ ms · 图谱预取 [\d.]+ ms · 模型 [\d.]+ ms · 回答后跳转 [\d.]+ ms", chat.inner_text())
+    chat.get_by_text("🔗 图谱预取").first.click()
+    expect(chat).to_contain_text("附件3 应急联系人通讯录")
+    _shot(page, "thinking-steps")
