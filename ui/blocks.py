@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterator, Sequence
 import gradio as gr
 
 from kb.service import Service
-from ui import citations, paths_figure, thinking
+from ui import citations, paths_figure, spaces, thinking
 from ui.ask import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
 from ui.compare import bundled_questions
 from ui.compare_tab import build_compare_tab
@@ -46,6 +46,8 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         with gr.Row(elem_id="annex-header", equal_height=True):
             gr.Markdown(f"# 📎 annex-rag · 附件跳转问答\n{INTRO}", scale=4)
             gr.Markdown(_model_line(service), elem_id="annex-model", scale=1)
+        if spaces.notice(service.settings):
+            gr.Markdown(spaces.notice(service.settings), elem_id="annex-spaces-notice")
         with gr.Tabs():
             with gr.Tab("问答", id="chat"):
                 with gr.Row(equal_height=False):
