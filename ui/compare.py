@@ -115,13 +115,13 @@ def column_markdown(comparison: Comparison, result: ModeResult) -> str:
     """One column: the mode, its time, the attachments it surfaced and missed, its answer and its citations."""
     view = result.view
     against = "题目期望的附件" if comparison.expected is not None else "三种模式合起来找到的附件"
-    surfaced = [f"- ✅ {md(comparison.names.get(k, k[1]))}" for k in sorted(result.shown)]
-    missed = [f"- ❌ {md(comparison.names.get(k, k[1]))}" for k in comparison.missed(result)]
+    surfaced = [f"- ✓ {md(comparison.names.get(k, k[1]))}" for k in sorted(result.shown)]
+    missed = [f"- ✗ {md(comparison.names.get(k, k[1]))}" for k in comparison.missed(result)]
     lines = [
         f"### {MODE_TITLES[result.mode]}",
         f"<small>{MODE_NOTES[result.mode]}</small>",
         "",
-        f"⏱ **{result.ms:.0f} ms** · 找到 {len(result.shown)} 个附件 · 漏掉 {len(missed)} 个（相对{against}）",
+        f"**{result.ms:.0f} ms** · 找到 {len(result.shown)} 个附件 · 漏掉 {len(missed)} 个（相对{against}）",
         "",
         "**找到的附件**",
         *(surfaced or ["- （无）"]),
@@ -132,7 +132,7 @@ def column_markdown(comparison: Comparison, result: ModeResult) -> str:
     if view.block:
         lines += ["", f"<details><summary>相关附件内容（{len(view.attachments)} 行）</summary>", "",
                   md(view.block.strip()), "", "</details>"]
-    cites = [f"- 📄 {md(d['title'])} {' '.join(f'[{n}]' for n in d.get('sources', ()))}" for d in view.referenced_docs]
+    cites = [f"- 《{md(d['title'])}》 {' '.join(f'[{n}]' for n in d.get('sources', ()))}" for d in view.referenced_docs]
     lines += ["", "**引用**", *(cites or ["- （无）"])]
     return "\n".join(lines)
 

@@ -81,8 +81,10 @@ def test_the_compare_tab_shows_three_columns_and_the_graph_surfaces_what_plain_r
     graph, naive, keyword = (page.locator(f"#compare-{m}") for m in ("graph", "naive", "keyword"))
     expect(graph).to_contain_text("找到的附件", timeout=TIMEOUT)
     expect(page.locator("#compare-summary")).to_contain_text("这是评测题")
-    expect(graph).to_contain_text("✅ 附件2")  # the plan's own 附件2 (responsible persons)
-    expect(naive).to_contain_text("❌ 附件2")
+    right = "附件2 社区防汛责任人名单 · 《西岭街道防汛应急预案》"  # the plan's own 附件2, not its twin's
+    expect(graph).to_contain_text("✓ " + right)
+    expect(naive).to_contain_text("✗ " + right)
+    expect(keyword).to_contain_text("✗ " + right)  # it fetched the first 附件2 of the library: the twin plan's
     expect(naive).to_contain_text("漏掉的附件")
     expect(keyword).to_contain_text("ms")
     boxes = [_box(page, f"#compare-{m}") for m in ("naive", "keyword", "graph")]

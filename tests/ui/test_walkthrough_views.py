@@ -161,7 +161,7 @@ def test_compare_runs_the_evaluations_three_pipelines_and_measures_against_the_e
     assert comparison.expected <= by_mode["graph"].shown and not comparison.expected <= by_mode["naive"].shown
     assert comparison.missed(by_mode["graph"]) == [] and comparison.missed(by_mode["naive"])
     assert all(r.ms > 0 for r in comparison.results) and comparison.total_ms >= sum(r.ms for r in comparison.results)
-    assert "❌ 附件2" in column_markdown(comparison, by_mode["naive"])
+    assert "✗ 附件2" in column_markdown(comparison, by_mode["naive"])
     other = compare(service, service.sessions.scope(TurnRequest("东岭街道有几艘冲锋舟？", owner="t"), None), ())
     assert other.expected is None and other.wanted() == other.union  # not an eval question: the union
 
