@@ -68,8 +68,9 @@ def chart(aggregates: Mapping[str, Mapping]) -> go.Figure:
             text=["—" if v is None else f"{v:.2f}" for v in values], textposition="outside",
             marker_color=colours.get(mode),
         ))
-    fig.update_layout(barmode="group", height=360, margin=dict(l=10, r=10, t=30, b=10), yaxis=dict(range=[0, 1.12]),
-                      plot_bgcolor="white", paper_bgcolor="white", legend=dict(orientation="h", y=1.1))
+    fig.update_layout(barmode="group", height=380, margin=dict(l=10, r=10, t=50, b=10), yaxis=dict(range=[0, 1.12]),
+                      plot_bgcolor="white", paper_bgcolor="white",  # the legend clear of the panel's label
+                      legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom"))
     return fig
 
 
@@ -93,6 +94,14 @@ def outcomes_frame(outcomes: Mapping[str, Sequence[Outcome]]) -> pd.DataFrame:
                 row[key] = "、".join(map(str, value)) if isinstance(value, (list, tuple)) else value
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+HIDDEN = ("shown", "answer")  # long columns: in the CSV, not in the table on the page
+
+
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The outcomes as the page shows them: without the long columns the CSV keeps."""
+    return frame.drop(columns=[c for c in HIDDEN if c in frame.columns])
 
 
 def filter_frame(frame: pd.DataFrame, mode: str = ALL, kind: str = ALL, result: str = ALL) -> pd.DataFrame:

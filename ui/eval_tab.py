@@ -17,7 +17,8 @@ import pandas as pd
 from kb.eval import MODES, mode_pipeline, run_question, runnable
 from kb.eval_metrics import Outcome, Problem, Question, aggregate, load_questions
 from kb.service import Service
-from ui.eval_frames import ALL, FAIL, KIND_NAMES, PASS, chart, filter_frame, outcomes_frame, summary_frame
+from ui.eval_frames import (ALL, FAIL, KIND_NAMES, PASS, chart, display_frame, filter_frame, outcomes_frame,
+                            summary_frame)
 from ui.safe import md, toast
 
 ProgressFn = Callable[..., object]
@@ -108,13 +109,13 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
         outcomes = outcomes_frame(result.outcomes)
         name = Path(file).name if file else bundled.name
         return (problems_markdown(result, name), summary_frame(result.aggregates), chart(result.aggregates),
-                outcomes, outcomes, write_csv(outcomes), ALL, ALL, ALL)
+                display_frame(outcomes), outcomes, write_csv(outcomes), ALL, ALL, ALL)
 
     def refilter(full: pd.DataFrame | None, mode: str, kind: str, result: str) -> tuple:
         if full is None:
             return gr.skip(), gr.skip()
         shown = filter_frame(full, mode, kind, result)
-        return shown, write_csv(shown)
+        return display_frame(shown), write_csv(shown)
 
     run_button.click(run, [upload, limit], [status, summary, figure, table, frame, download, mode_filter, kind_filter,
                                             result_filter], api_visibility="private", concurrency_limit=1,

@@ -114,7 +114,17 @@ def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page):
         page.locator("#eval-download").click()
     rows = pd.read_csv(download.value.path(), encoding="utf-8-sig")
     assert len(rows) == 12 * 3 and set(rows["模式"]) == {"graph", "naive", "keyword"}
-    assert rows["question"].str.contains("园区公共应急事故池的有效容积是多少？").any()
+    assert rows["question"].str.contains("园区公共应急事故池的有效容积是多少？").any() and "answer" in rows.columns
+    page.get_by_role("combobox", name="模式", exact=True).click()  # filter: naive's failures only
+    page.get_by_role("option", name="naive", exact=True).click()
+    page.get_by_role("combobox", name="结果", exact=True).click()
+    page.get_by_role("option", name="未通过", exact=True).click()
+    expect(outcomes).not_to_contain_text("graph", timeout=TIMEOUT)
+    with page.expect_download() as download:
+        page.locator("#eval-download").click()
+    failed = pd.read_csv(download.value.path(), encoding="utf-8-sig")
+    assert len(failed) and set(failed["模式"]) == {"naive"} and set(failed["结果"]) == {"未通过"}
+    assert len(failed) == int(((rows["模式"] == "naive") & (rows["结果"] == "未通过")).sum())
     _shot(page, "evaluation")
 
 
