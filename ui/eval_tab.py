@@ -79,7 +79,8 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
-        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=100)
+        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=100,
+                         elem_id="eval-upload")
         limit = gr.Number(0, label="只跑前 N 题（0 = 全部）", precision=0, minimum=0, scale=1, elem_id="eval-limit")
         run_button = gr.Button("运行评测", variant="primary", scale=1, elem_id="eval-run")
     status = gr.Markdown(elem_id="eval-status")

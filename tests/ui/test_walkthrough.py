@@ -5,6 +5,7 @@ refresh the README's picture from the compare test.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -95,7 +96,7 @@ def test_the_compare_tab_shows_three_columns_and_the_graph_surfaces_what_plain_r
         page.screenshot(path=os.environ["ANNEX_SCREENSHOT"])
 
 
-def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page):
+def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page, tmp_path):
     from playwright.sync_api import expect
 
     page.get_by_role("tab", name="评测").click()
@@ -126,6 +127,18 @@ def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page):
     assert len(failed) and set(failed["模式"]) == {"naive"} and set(failed["结果"]) == {"未通过"}
     assert len(failed) == int(((rows["模式"] == "naive") & (rows["结果"] == "未通过")).sum())
     _shot(page, "evaluation")
+
+    own = tmp_path / "my-questions.jsonl"  # an uploaded question file: one good line, one broken
+    own.write_text(json.dumps({"doc": "东岭街道防汛应急预案.md", "question": "东岭街道有几艘冲锋舟？",
+                               "attachments": ["附件4"], "answer_contains": ["冲锋舟"], "kind": "attachment"},
+                              ensure_ascii=False) + "\n{not json\n", encoding="utf-8")
+    page.locator("#eval-upload input[type=file]").set_input_files(str(own))
+    limit.fill("0")
+    page.locator("#eval-run").click()
+    status = page.locator("#eval-status")
+    expect(status).to_contain_text("my-questions.jsonl：1 道题 × 3 种模式", timeout=TIMEOUT)
+    expect(status).to_contain_text("第 2 行跳过")
+    expect(outcomes).to_contain_text("东岭街道有几艘冲锋舟？", timeout=TIMEOUT)
 
 
 def test_a_declined_question_shows_the_closest_passages_without_paths_or_overlap(page):
