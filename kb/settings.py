@@ -52,6 +52,7 @@ class Settings:
     max_file_mb: float = 50.0
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation
+    space_id: str = ""  # SPACE_ID, set by Hugging Face Spaces, also works: the app is running on a Space
 
     @property
     def graph_dir(self) -> Path:
@@ -74,7 +75,8 @@ def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> 
     """Build Settings from ANNEX_* variables (or the given mapping), then explicit overrides."""
     env = os.environ if env is None else env
     values: dict[str, object] = {}
-    for name, variable in (("server_host", "GRADIO_SERVER_NAME"), ("server_port", "GRADIO_SERVER_PORT")):
+    for name, variable in (("server_host", "GRADIO_SERVER_NAME"), ("server_port", "GRADIO_SERVER_PORT"),
+                           ("space_id", "SPACE_ID")):
         if variable in env:
             values[name] = _convert(name, getattr(Settings, name), env[variable])
     for f in fields(Settings):

@@ -1,19 +1,28 @@
 """The Gradio Blocks: a chat with live side panels (graph paths, citations, thinking) and a knowledge-base tab."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import gradio as gr
 
 from kb.service import Service
+from kb.turn import RANGES
+from ui import spaces
+from ui.chat import citations, paths_figure, thinking
 from ui.chat.handlers import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.chat.paths_view import SHOW_ALL
+from ui.chat.share_panel import build_share_panel, wire_share
+from ui.compare.run import bundled_questions
+from ui.compare.tab import build_compare_tab
+from ui.evaluation.tab import build_eval_tab
 from ui.library.render import library_choices
 from ui.library.tab import build_knowledge_tab
-from kb.turn import RANGES
-from ui.chat import citations, paths_figure, thinking
 from ui.theme import CSS, THEME
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
+
+QUESTIONS = Path(__file__).resolve().parent.parent / "data" / "questions.jsonl"  # the bundled evaluation questions
 
 # Each answer needs an attachment that retrieval alone would not bring: the walkthrough's four hops.
 EXAMPLES = (
@@ -42,6 +51,8 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         with gr.Row(elem_id="annex-header", equal_height=True):
             gr.Markdown(f"# 📎 annex-rag · 附件跳转问答\n{INTRO}", scale=4)
             gr.Markdown(_model_line(service), elem_id="annex-model", scale=1)
+        if spaces.notice(service.settings):
+            gr.Markdown(spaces.notice(service.settings), elem_id="annex-spaces-notice")
         with gr.Tabs():
             with gr.Tab("问答", id="chat"):
                 with gr.Row(equal_height=False):
@@ -59,12 +70,14 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                             example_buttons = [gr.Button(q, size="sm", variant="secondary") for q in EXAMPLES]
                         with gr.Accordion("设置", open=False):
                             knobs = _settings_panel(service)
+                        share = build_share_panel()
                         with gr.Accordion("历史会话", open=False):
                             new = gr.Button("新会话", size="sm")
                             conversations = gr.Radio([], label="本窗口的会话（点击重新打开）", elem_id="annex-conversations")
                     with gr.Column(scale=9):
                         paths = gr.Plot(paths_figure.placeholder(), label="图谱路径：检索片段 → REFERENCES → 附件",
                                         elem_id="annex-paths")
+                        all_paths = gr.Button(SHOW_ALL, size="sm", variant="secondary", elem_id="annex-all-paths")
                         with gr.Tabs():
                             with gr.Tab("引用"):
                                 cites = gr.HTML(citations.EMPTY, elem_id="annex-citations", js_on_load=None)
@@ -73,6 +86,10 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                                                  js_on_load=None)
                             with gr.Tab("思考"):
                                 thoughts = gr.HTML(thinking.EMPTY, elem_id="annex-thinking", js_on_load=None)
+            with gr.Tab("对比", id="compare"):
+                build_compare_tab(service, EXAMPLES, bundled_questions(QUESTIONS))
+            with gr.Tab("评测", id="eval"):
+                build_eval_tab(service, QUESTIONS)
             with gr.Tab("知识库", id="kb") as kb_page:
                 kb_tab = build_knowledge_tab(service)
         for extension in extensions:
@@ -88,25 +105,30 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
             for update in handlers.ask(*args, session=request.session_hash):
                 yield _positional(update)
 
-        gr.on([question.submit, send.click], ask, ask_inputs, outputs, api_name="ask", api_visibility="undocumented",
-              concurrency_limit=4, concurrency_id="ask")
+        asked = [gr.on([question.submit, send.click], ask, ask_inputs, outputs, api_name="ask",
+                       api_visibility="undocumented", concurrency_limit=4, concurrency_id="ask")]
         for button in example_buttons:
-            button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
-                ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask")
-        citation_select.input(handlers.show_source, [citation_select, turns, shown], source, api_visibility="private")
+            asked.append(button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
+                ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask"))
+        all_paths.click(handlers.all_paths, [turns, shown], paths, api_visibility="private")
+        def show_source(n: Any, t: list, s: int | None, request: gr.Request) -> str:
+            return handlers.show_source(n, t, s, request.session_hash)
 
-        def show_turn(t: list, evt: gr.SelectData) -> tuple:
-            return _positional(handlers.show_turn(t, evt))
+        citation_select.input(show_source, [citation_select, turns, shown], source, api_visibility="private")
+
+        def show_turn(t: list, evt: gr.SelectData, request: gr.Request) -> tuple:  # a shared turn's reader too
+            return _positional(handlers.show_turn(t, evt, request.session_hash))
 
         def libraries(chosen: list[str] | None, request: gr.Request) -> Any:
             present = kb_tab.handlers.libraries(request.session_hash)
             return gr.update(choices=library_choices(present), value=[x for x in chosen or () if x in present])
 
-        chatbot.select(show_turn, turns, outputs, api_visibility="private")
-        conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)), [conversations, owner], outputs,
-                            api_visibility="private")
-        new.click(lambda: _positional(handlers.new_conversation()), None, outputs, api_visibility="private")
+        asked.append(chatbot.select(show_turn, turns, outputs, api_visibility="private"))
+        asked.append(conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)),
+                                         [conversations, owner], outputs, api_visibility="private"))
+        asked.append(new.click(lambda: _positional(handlers.new_conversation()), None, outputs, api_visibility="private"))
         demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private")
+        wire_share(share, handlers, components, asked, outputs, _positional, demo.load)
         refresh_fn, refresh_inputs, refresh_outputs = kb_tab.refresh
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library

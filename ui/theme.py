@@ -17,7 +17,12 @@ CSS = """
 #annex-examples button { font-size: 0.85rem; }
 .annex-empty { color: var(--body-text-color-subdued); padding: 12px; font-size: 0.9rem; }
 .annex-cites, .annex-source, .annex-thinking, .kb-doc { font-size: 0.9rem; line-height: 1.6; }
-#annex-citations { max-height: 560px; overflow-y: auto; }
+/* Gradio's .block sets overflow: visible, so without !important a long citation list spills over the source viewer. */
+#annex-citations { max-height: 560px; overflow-y: auto !important; }
+#annex-source { max-height: 640px; overflow-y: auto !important; }
+.decline-note { color: var(--body-text-color-subdued); margin: 4px 0 6px 0; }
+.annex-closest ol { margin: 0; padding-left: 0; list-style: none; }
+.decline-passage { border-left: 3px solid #cbd5e1; padding: 2px 0 2px 8px; margin: 6px 0; }
 .cite-doc { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 8px 10px; margin-bottom: 10px;
   background: var(--background-fill-primary); }
 .cite-doc header { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; margin-bottom: 4px; }
@@ -47,6 +52,6 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 .kb-dangling { color: #b91c1c; }
 .kb-summary { font-weight: 600; margin-bottom: 4px; }
 .kb-meta { color: var(--body-text-color-subdued); font-size: 0.8rem; }
-#kb-document { max-height: 760px; overflow-y: auto; }
+#kb-document { max-height: 760px; overflow-y: auto !important; }
 .kb-text { white-space: pre-wrap; max-height: 420px; overflow-y: auto; font-size: 0.8rem; }
 """

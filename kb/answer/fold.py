@@ -28,6 +28,7 @@ class TurnFold:
     warnings: list[str] = field(default_factory=list)  # the error events' messages
     model: str = ""
     elapsed_ms: float | None = None
+    steps: dict = field(default_factory=dict)  # step → ms (retrieval, prefetch, model, hop), once done
     fallback: bool = False
     done: bool = False
     done_data: dict = field(default_factory=dict)
@@ -56,6 +57,7 @@ class TurnFold:
         elif kind == "done":
             self.done_data = data
             self.elapsed_ms = data.get("elapsed_ms")
+            self.steps = data.get("steps") or {}
             self.model = data.get("model", "")
             self.fallback = bool(data.get("fallback"))
             self.done = True

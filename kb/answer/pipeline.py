@@ -68,11 +68,19 @@ class TurnState:
     usage: dict | None = None
     fallback: bool = False
     extra: dict = field(default_factory=dict)  # more to store with the answer
+    steps: dict[str, float] = field(default_factory=dict)  # step → ms: retrieval, prefetch, model, hop
 
-    def think(self, text: str) -> Event:
-        """A thinking event of the pipeline's trace, remembered for the stored answer."""
+    def think(self, text: str, step: str = "") -> Event:
+        """A thinking event of the pipeline's trace (its step named), remembered for the stored answer."""
         self.trace.append(text)
-        return Event("thinking", {"text": text + "\n", "source": "pipeline"})
+        data = {"text": text + "\n", "source": "pipeline"}
+        if step:
+            data["step"] = step
+        return Event("thinking", data)
+
+    def timed(self, step: str, since: float) -> None:
+        """Add the milliseconds since `since` to the step's time."""
+        self.steps[step] = round(self.steps.get(step, 0.0) + (time.perf_counter() - since) * 1000, 1)
 
 
 class Pipeline:
@@ -185,22 +193,29 @@ class Pipeline:
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
         turn, earlier, prompt_history = yield from self._begin(request)
         query = "\n".join([*earlier, request.query])
-        yield turn.think(f"检索查询：{query.replace(chr(10), ' / ')}")
+        yield turn.think(f"检索查询：{query.replace(chr(10), ' / ')}", "retrieval")
         if turn.snapshot.documents:
+            since = time.perf_counter()
             hits = self.retriever.retrieve(query, request)
+            turn.timed("retrieval", since)
             yield turn.think(
                 f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
                 f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
-                f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）"
+                f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）",
+                "retrieval",
             )
+            since = time.perf_counter()
             pre = self.prefetch(turn.snapshot, hits, request)
+            turn.timed("prefetch", since)
             for p in pre.attachments:
                 how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
-                yield turn.think(f"图谱预取：{turn.snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）")
+                yield turn.think(f"图谱预取：{turn.snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）",
+                                 "prefetch")
             turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
             turn.paths = list(pre.paths)
 
         parts: list[str] = []
+        since = time.perf_counter()  # the model step: prompt, stream (or the offline answer), any fallback
         if not turn.snapshot.documents:
             parts.append(EMPTY_KB)
             yield Event("content", {"text": EMPTY_KB})
@@ -209,7 +224,7 @@ class Pipeline:
         else:
             fitted = self.fit_prompt(request.query, turn.sources, prompt_history)
             if fitted.changed or fitted.tokens > fitted.budget:
-                yield turn.think(self._fit_note(fitted))
+                yield turn.think(self._fit_note(fitted), "model")
             turn.sources = fitted.sources
             try:
                 messages = build_messages(request.query, turn.sources, fitted.history)
@@ -224,6 +239,7 @@ class Pipeline:
                         turn.usage = asdict(delta.usage)
             except LLMError as exc:
                 yield from self._fall_back(turn, exc, query, parts)
+        turn.timed("model", since)
         yield from self._finish(turn, "".join(parts))
 
     def fit_prompt(self, question: str, sources: list[Source], history: list[tuple[str, str]]) -> Fitted:
@@ -279,7 +295,9 @@ class Pipeline:
         `block_of` formats the appended attachments block.
         """
         cited = answer if cited is None else cited
+        since = time.perf_counter()
         hop = self.hop(cited, turn.snapshot, turn.sources, turn.request)
+        turn.timed("hop", since)
         block = "\n\n" + (block_of(hop) if block_of else hop.block) if hop.block else ""
         if block:
             yield Event("content", {"text": block})
@@ -291,7 +309,7 @@ class Pipeline:
         yield Event("token_usage", turn.usage)
         all_sources = turn.sources + [s for s in hop.sources if s not in turn.sources]
         extra = {"sources": all_sources, "referenced_docs": docs, "graph_paths": paths, "attachments": list(hop.items),
-                 "model": self.model_name, "fallback": turn.fallback, **turn.extra}
+                 "model": self.model_name, "fallback": turn.fallback, "steps": turn.steps, **turn.extra}
         links = [MessageLink(d.doc_id, chunk_id, d.title, d.score) for d in docs for chunk_id in d.chunk_ids]
         model_thinking = "".join(turn.model_thinking).rstrip("\n")
         thinking = "\n".join(turn.trace) + ("\n\n" + model_thinking if model_thinking else "")
@@ -299,7 +317,7 @@ class Pipeline:
                                  jsonable(extra), links, message_id=turn.assistant_id)
         elapsed = round((time.perf_counter() - turn.started) * 1000, 1)
         yield Event("done", {"message_id": turn.assistant_id, "elapsed_ms": elapsed, "model": self.model_name,
-                             "fallback": turn.fallback})
+                             "fallback": turn.fallback, "steps": dict(turn.steps)})
 
     # The three steps a baseline (kb/eval/baselines.py) replaces: the graph before and after the answer, and the
     # offline answer's text.

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 
-from kb.answer.fold import fold_events
+from kb.answer.fold import TurnFold, fold_events
 from kb.answer.hop import without_block, POST_HOP
 from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError
@@ -103,9 +103,7 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
     results: dict[str, dict] = {}
     details: dict[str, list[dict]] = {}
     for mode in modes:
-        base = service.pipeline  # graph mode runs the app's own pipeline (agent mode included)
-        pipeline = base if mode == "graph" else MODES[mode](
-            service.settings, service.read, base.retriever, service.history, base.model)
+        pipeline = mode_pipeline(service, mode)
         print(f"\n== mode {mode} · {pipeline.model_name} · {len(runnable)} questions")
         print(_row("#", "kind", "doc", "ms", "shown", "reached prompt", "other", "answer"))
         outcomes = []
@@ -127,6 +125,25 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
         last = {"modes": results, "questions": len(runnable), "skipped": skipped_json}
     print(json.dumps(last, ensure_ascii=False))
     return 0
+
+
+def mode_pipeline(service: Service, mode: str) -> Pipeline:
+    """The pipeline of one mode over an open service; graph mode is the app's own (agent mode included)."""
+    base = service.pipeline
+    if mode == "graph":
+        return base
+    return MODES[mode](service.settings, service.read, base.retriever, service.history, base.model)
+
+
+def runnable(questions: list[Question], snapshot: Snapshot) -> tuple[list[tuple[Question, str | None]], list[Problem]]:
+    """Each question with its document id, or a Problem when its doc or an expected label is not in the corpus."""
+    return _check(questions, snapshot)
+
+
+def run_question(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None,
+                 scope: tuple[str, ...]) -> Outcome:
+    """One question's turn through the event stream, scored by what it showed the user."""
+    return _run(pipeline, service, q, doc_id, scope)
 
 
 def _ingest(service: Service, files: list[Path], library: str) -> None:
@@ -172,13 +189,19 @@ def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, 
     started = time.perf_counter()
     turn = fold_events(pipeline.run(TurnRequest(q.question, library_ids=scope, owner=OWNER)))
     ms = (time.perf_counter() - started) * 1000
+    shown = shown_attachments(turn, service)
+    answer = without_block(turn.content)
+    prompted = prompted_attachments(service, turn.conversation_id)
+    return score(Outcome(q, doc_id, ms, shown, prompted, answer=answer), turn.content)
+
+
+def shown_attachments(turn: TurnFold, service: Service) -> set[tuple[str, str]]:
+    """(doc_id, label) of every attachment whose content a turn showed the user: in the hop's block, or referenced."""
     shown = {(item["doc_id"], item["label"]) for item in turn.attachments if item["resolved"]}
     # the answer's references: cited chunks and prefetched attachments
     ids = [cid for doc in turn.referenced_docs for cid in doc["chunk_ids"]]
     shown.update((c.doc_id, c.attachment) for c in service.stores.graph.chunks_by_id(ids) if c.attachment)
-    answer = without_block(turn.content)
-    prompted = prompted_attachments(service, turn.conversation_id)
-    return score(Outcome(q, doc_id, ms, shown, prompted, answer=answer), turn.content)
+    return shown
 
 
 def prompted_attachments(service: Service, conversation_id: str) -> set[tuple[str, str]]:

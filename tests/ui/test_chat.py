@@ -39,13 +39,17 @@ def test_the_answer_streams_then_the_attachments_block_and_the_panels(first_turn
     updates, final = first_turn
     first = updates[0]
     assert first["question"] == "" and [m["role"] for m in first["chatbot"]] == ["user", "assistant"]
-    assert first["chatbot"][1]["metadata"] == {"title": THINKING_TITLE, "status": "pending"}
+    assert first["chatbot"][1]["metadata"] == {"title": THINKING_TITLE, "status": "pending", "id": "thinking-0"}
     chats = [u["chatbot"] for u in updates if "chatbot" in u]
     assert len(chats) > 5  # the trace and the answer arrive piece by piece
-    partial = [c for c in chats if len(c) == 3]
-    assert partial and len(partial[0][2]["content"]) < len(partial[-1][2]["content"])  # the answer grows
-    user, thinking, answer, block = final["chatbot"]
+    partial = [_answer(c) for c in chats if _answer(c)]
+    assert partial and len(partial[0]) < len(partial[-1])  # the answer grows
+    user, thinking, *steps, answer, block = final["chatbot"]
     assert thinking["metadata"]["status"] == "done" and "图谱预取" in thinking["content"]
+    assert [s["metadata"]["parent_id"] for s in steps] == ["thinking-0"] * len(steps)  # nested under the block
+    assert [s["metadata"]["title"].split()[1] for s in steps] == ["检索", "图谱预取", "模型", "回答后跳转"]
+    assert all(s["metadata"]["duration"] >= 0 for s in steps) and " ms" in thinking["content"]
+    assert "附件12" in steps[1]["content"] and "附件12" in steps[3]["content"]
     assert "18000" in answer["content"] and "相关附件内容" not in answer["content"]
     assert block["metadata"]["title"].startswith(ATTACHMENTS_TITLE) and "附件12" in block["metadata"]["title"]
     assert "**附件12-事故应急池及雨水切断阀一览表**" in block["content"]
@@ -77,7 +81,8 @@ def test_a_follow_up_continues_the_conversation_and_clicking_a_message_shows_its
     _, live = first_turn
     _, final = ask(handlers, "那么园区污水处理厂的呢？", live["conversation"], live["owner"], live["turns"])
     assert len(final["turns"]) == 2 and final["conversation"] == live["conversation"]
-    assert "检索查询：园区公共应急事故池的有效容积是多少？ / 那么园区污水处理厂的呢？" in final["chatbot"][5]["content"]
+    assert "检索查询：园区公共应急事故池的有效容积是多少？ / 那么园区污水处理厂的呢？" in next(
+        m["content"] for m in final["chatbot"] if m.get("metadata", {}).get("id") == "thinking-1-retrieval")
     shown = handlers.show_turn(final["turns"], gr.SelectData(None, {"index": 2, "value": ""}))
     assert shown["shown"] == 0 and shown["citations"] == live["citations"]
     source = handlers.show_source(final["citation_select"]["choices"][0][1], final["turns"], 1)
@@ -115,7 +120,7 @@ def test_a_model_failing_mid_answer_shows_a_warning_and_the_offline_answer(servi
         with_model = dataclasses.replace(service, pipeline=Pipeline(p.settings, p.read, p.retriever, p.history, model))
         with pytest.warns(UserWarning, match="模型服务出错"):
             _, final = ask(ChatHandlers(with_model), QUESTION, owner="llm-user")
-    answer = final["chatbot"][2]["content"]
+    answer = _answer(final["chatbot"])
     assert answer.startswith("园区公共应急事故池的有效容积为")  # what the model streamed before it failed
     assert "⚠️ 模型服务调用失败" in answer and "离线抽取模式" in answer and "18000" in answer
     assert "think-warning" in final["thinking"] and "已改用离线抽取" in final["thinking"]
@@ -127,3 +132,8 @@ def test_a_new_conversation_empties_the_chat_and_panels(handlers):
     cleared = handlers.new_conversation()
     assert cleared["chatbot"] == [] and cleared["conversation"] == "" and cleared["turns"] == []
     assert "提问后" in cleared["citations"] and "提问后" in cleared["thinking"]
+
+
+def _answer(chat: list[dict]) -> str:
+    """The answer message's text (the one assistant message without a collapsible title), or ""."""
+    return next((m["content"] for m in chat if m["role"] == "assistant" and not m.get("metadata")), "")

@@ -29,9 +29,11 @@ def test_a_question_answered_from_an_attachment_streams_the_answer_and_the_attac
     chats = [out[CHAT] for out in job.outputs() if isinstance(out[CHAT], list)]
     assert len(chats) > 3  # streamed: the chat was sent again as the trace and the answer grew
     assert len({len(_text(c[-1])) for c in chats}) > 2
-    user, thinking, answer, block = final[CHAT]
+    user, thinking, *steps, answer, block = final[CHAT]
     assert _text(user) == "滨江物流园应急值班室电话是多少？"
-    assert thinking["metadata"]["title"].startswith("🧭") and "附件3" in _text(thinking)
+    assert thinking["metadata"]["title"].startswith("🧭") and "图谱预取" in _text(thinking)
+    assert all(s["metadata"]["parent_id"] == thinking["metadata"]["id"] for s in steps)  # nested steps
+    assert any("附件3" in _text(s) for s in steps)
     assert "0513-85260110" in _text(answer)  # the number is only in 附件3, a file of its own
     assert "附件3" in block["metadata"]["title"]
     assert "**附件3-应急联系人通讯录**（《滨江物流园危险货物道路运输事故应急预案》）" in _text(block)

@@ -17,6 +17,8 @@ from kb.answer.history import UnknownConversation
 from kb.service import Service
 from kb.turn import TurnRequest
 from ui.chat import citations, paths_figure, thinking
+from ui.chat.decline import closest_choices, declined, render_closest
+from ui.chat.paths_view import turn_paths_figure
 from ui.chat.turn_view import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
 from ui.safe import toast
 
@@ -79,7 +81,7 @@ class ChatHandlers:
                 elif event.type in ("content", "attachments"):
                     yield {"chatbot": chat_messages(turns)}
                 elif event.type == "graph_paths":
-                    yield {"paths": paths_figure.paths_figure(view.graph_paths, self.titles())}
+                    yield {"paths": turn_paths_figure(view, self.titles())}
                 elif event.type == "done":
                     view.sources = self.stored_sources(view)
                     yield {"chatbot": chat_messages(turns), **self.panels(view, paths=False),
@@ -90,38 +92,64 @@ class ChatHandlers:
             gr.Warning(toast(exc))
             yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
 
-    def panels(self, view: TurnView | None, paths: bool = True) -> Update:
-        """Every side panel for one turn (None: the empty panels)."""
+    def panels(self, view: TurnView | None, paths: bool = True, reader: str | None = "") -> Update:
+        """Every side panel for one turn (None: the empty panels).
+
+        With `reader` (a session hash, or None for nobody's) the panels read the current text only of documents
+        that session may see; others show the text the turn quoted. "" (the default) reads every document.
+        """
         if view is None:
             return {"thinking": thinking.EMPTY, "citations": citations.EMPTY, "citation_select": gr.update(choices=[], value=None),
                     "source": citations.render_source(None, None), "paths": paths_figure.placeholder()}
         graph = self.service.stores.graph
-        texts = {doc_id: graph.document_text(doc_id) for doc_id in texts_needed(view)}
-        choices = citations.citation_choices(view.referenced_docs, view.sources)
+        readable = self.readable(reader)
+        texts = {doc_id: graph.document_text(doc_id) if readable(doc_id) else None for doc_id in texts_needed(view)}
+        if declined(view.answer):  # nothing answered: the closest few passages, not every retrieved source
+            choices = closest_choices(view.sources)
+            listing = render_closest(view.sources)
+        else:
+            choices = citations.citation_choices(view.referenced_docs, view.sources)
+            listing = citations.render_citations(view.referenced_docs, view.sources, texts, view.answer)
         first = find_source(view, choices[0][1]) if choices else None
+        if first is not None and first["doc_id"] not in texts and readable(first["doc_id"]):
+            texts[first["doc_id"]] = graph.document_text(first["doc_id"])
         update: Update = {
             "thinking": thinking.render_thinking(view),
-            "citations": citations.render_citations(view.referenced_docs, view.sources, texts, view.answer),
+            "citations": listing,
             "citation_select": gr.update(choices=choices, value=choices[0][1] if choices else None),
             "source": citations.render_source(first, texts.get(first["doc_id"]) if first else None, view.answer),
         }
         if paths:
-            update["paths"] = paths_figure.paths_figure(view.graph_paths, self.titles())
+            update["paths"] = turn_paths_figure(view, self.titles())
         return update
 
-    def show_source(self, n: Any, turns: Sequence[TurnView], shown: int | None) -> str:
-        """The source the citation selector points at, in full."""
+    def readable(self, reader: str | None) -> Any:
+        """doc id → whether the panels may read its current text for `reader` ("" = anyone)."""
+        if reader == "":
+            return lambda doc_id: True
+        documents = self.service.read.current().documents
+        return lambda doc_id: doc_id in documents and self.service.sessions.may_see(reader, documents[doc_id].library)
+
+    def all_paths(self, turns: Sequence[TurnView], shown: int | None) -> Any:
+        """Every path of the shown turn, uncapped."""
+        if shown is None or not 0 <= shown < len(turns):
+            return gr.skip()
+        return turn_paths_figure(turns[shown], self.titles(), show_all=True)
+
+    def show_source(self, n: Any, turns: Sequence[TurnView], shown: int | None, reader: str | None = "") -> str:
+        """The source the citation selector points at, in full (as quoted, for a document `reader` may not see)."""
         view = turns[shown] if shown is not None and 0 <= shown < len(turns) else None
         source = find_source(view, n) if view else None
-        text = self.service.stores.graph.document_text(source["doc_id"]) if source else None
+        readable = source is not None and self.readable(reader)(source["doc_id"])
+        text = self.service.stores.graph.document_text(source["doc_id"]) if readable else None
         return citations.render_source(source, text, view.answer if view else "")
 
-    def show_turn(self, turns: Sequence[TurnView], evt: gr.SelectData) -> Update:
+    def show_turn(self, turns: Sequence[TurnView], evt: gr.SelectData, reader: str | None = "") -> Update:
         """The side panels of the turn whose message was clicked."""
         index = turn_at(turns, evt.index if isinstance(evt.index, int) else evt.index[0])
         if index is None:
             return {}
-        return {"shown": index, **self.panels(turns[index])}
+        return {"shown": index, **self.panels(turns[index], reader=reader)}
 
     def load_conversation(self, conversation_id: str | None, owner: str) -> Update:
         """A stored conversation of this session back in the chat, its last turn in the panels."""

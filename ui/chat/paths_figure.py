@@ -89,14 +89,18 @@ def focus(paths: Sequence[Mapping]) -> tuple[set[str], set[tuple[str, str]]]:
     return nodes, edges
 
 
-def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = None) -> go.Figure:
-    """A left-to-right picture of the paths; nodes coloured by kind, the answer's own paths in full colour."""
+def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = None, dim: bool = False,
+                 note: str = "") -> go.Figure:
+    """A left-to-right picture of the paths; nodes coloured by kind, the answer's own paths in full colour.
+
+    `dim` fades every path (the answer used none of them); `note` is a line above the picture.
+    """
     titles = titles or {}
     if not paths:
         return _empty("本轮没有图谱路径：检索没有命中附件，也没有引用指向附件。")
     graph = path_graph(paths)
     positions = layered_positions(graph)
-    lit_nodes, lit_edges = focus(paths)
+    lit_nodes, lit_edges = (set(), set()) if dim else focus(paths)
     last = max(d["layer"] for _, d in graph.nodes(data=True))
     tallest = max(sum(1 for _, d in graph.nodes(data=True) if d["layer"] == layer) for layer in range(last + 1))
     main_doc = _main_document(graph, lit_nodes)
@@ -142,6 +146,10 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
         xaxis=dict(visible=False, range=[-1.05, last + 1.05], fixedrange=True),
         yaxis=dict(visible=False, range=[-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6], fixedrange=True),
     )
+    if note:
+        fig.update_layout(  # below the panel's own label, which Gradio draws over the figure's top-left corner
+            title=dict(text=h(note), font=dict(size=12, color="#64748b"), x=0.01, xanchor="left", y=1, yanchor="top",
+                       yref="container", pad=dict(t=34)), margin=dict(l=6, r=6, t=66, b=6))
     return fig
 
 
@@ -191,6 +199,11 @@ def _empty(message: str) -> go.Figure:
                           font=dict(size=13, color="#64748b"))],
     )
     return fig
+
+
+def note_figure(message: str) -> go.Figure:
+    """An empty picture that says why there is nothing to draw."""
+    return _empty(message)
 
 
 def placeholder() -> go.Figure:

@@ -7,6 +7,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from kb.answer.fold import TurnFold
 from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_BLOCK_TITLE
 from ui.safe import md
+from ui.chat.thinking_steps import thinking_messages
 
 THINKING_TITLE = "🧭 思考过程 · 检索与图谱跳转"
 ATTACHMENTS_TITLE = f"📎 {ATTACHMENT_BLOCK_TITLE} · 经图谱取回的附件原文"
@@ -33,6 +34,7 @@ class TurnView(TurnFold):
             block=ATTACHMENT_BLOCK_HEADER + block if block else "", attachments=extra.get("attachments", []),
             referenced_docs=extra.get("referenced_docs", []), graph_paths=extra.get("graph_paths", []),
             sources=extra.get("sources", []), token_usage=answer.usage, model=extra.get("model", ""),
+            steps=extra.get("steps", {}),
             fallback=bool(extra.get("fallback")), done=True,
         )
 
@@ -41,13 +43,13 @@ class TurnView(TurnFold):
         return [f"{a['label']} {a.get('title', '')}".strip() for a in self.attachments if a.get("resolved")]
 
 
-def turn_messages(view: TurnView) -> list[dict]:
-    """The Chatbot messages of one turn: question, collapsible thinking, answer, attachments block."""
+def turn_messages(view: TurnView, key: str = "t") -> list[dict]:
+    """The Chatbot messages of one turn: question, thinking (nested steps), answer, attachments block.
+
+    `key` makes the thinking block's message ids unique in the conversation.
+    """
     messages: list[dict] = [{"role": "user", "content": md(view.question)}]
-    thinking: dict[str, Any] = {"title": THINKING_TITLE, "status": "pending" if not (view.answer or view.done) else "done"}
-    if view.elapsed_ms is not None:
-        thinking["duration"] = round(view.elapsed_ms / 1000, 2)
-    messages.append({"role": "assistant", "content": thinking_markdown(view) or WORKING, "metadata": thinking})
+    messages += thinking_messages(view, f"thinking-{key}", THINKING_TITLE, WORKING)
     if view.answer.strip():
         messages.append({"role": "assistant", "content": md(view.answer.rstrip())})
     if view.block:
@@ -60,7 +62,7 @@ def turn_messages(view: TurnView) -> list[dict]:
 
 def chat_messages(turns: Sequence[TurnView]) -> list[dict]:
     """The whole conversation as Chatbot messages."""
-    return [m for view in turns for m in turn_messages(view)]
+    return [m for i, view in enumerate(turns) for m in turn_messages(view, str(i))]
 
 
 def turn_at(turns: Sequence[TurnView], message_index: int) -> int | None:

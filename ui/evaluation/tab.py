@@ -1,0 +1,125 @@
+"""The evaluation (评测) tab: kb.eval's three modes over the running service's corpus, from the browser.
+
+It asks the bundled questions (data/questions.jsonl) or an uploaded file of the same JSON-lines format of the
+stores the app already holds — no second ingest — through kb.eval's own pipelines and scoring.
+"""
+from __future__ import annotations
+
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import gradio as gr
+import pandas as pd
+
+from kb.eval.run import MODES, mode_pipeline, run_question, runnable
+from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions
+from kb.service import Service
+from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, display_frame, filter_frame, outcomes_frame,
+                            summary_frame)
+from ui.safe import md, toast
+
+ProgressFn = Callable[..., object]
+
+
+@dataclass
+class EvalRun:
+    """What one run of the tab produced."""
+
+    aggregates: dict[str, dict]
+    outcomes: dict[str, list[Outcome]]
+    problems: list[Problem] = field(default_factory=list)
+    questions: int = 0
+
+
+def evaluate(service: Service, questions: Sequence[Question], modes: Sequence[str] = tuple(MODES), limit: int = 0,
+             progress: ProgressFn | None = None) -> EvalRun:
+    """Every runnable question (the first `limit` when > 0) once per mode over the service's shared libraries."""
+    snapshot = service.read.current()
+    ready, problems = runnable(list(questions), snapshot)
+    if limit > 0:
+        ready = ready[:limit]
+    scope = tuple(service.sessions.visible(None, snapshot.libraries))  # the shared libraries, never a visitor's
+    total = max(1, len(ready) * len(modes))
+    aggregates: dict[str, dict] = {}
+    outcomes: dict[str, list[Outcome]] = {}
+    done = 0
+    for mode in modes:
+        pipeline = mode_pipeline(service, mode)
+        outcomes[mode] = []
+        for q, doc_id in ready:
+            if progress is not None:
+                progress((done, total), desc=f"{mode} · 第 {q.line} 行")
+            outcomes[mode].append(run_question(pipeline, service, q, doc_id, scope))
+            done += 1
+        aggregates[mode] = aggregate(outcomes[mode], mode)
+    return EvalRun(aggregates, outcomes, problems, len(ready))
+
+
+def problems_markdown(run: EvalRun, source: str) -> str:
+    """The line under the run: how many questions, from where, and what was skipped."""
+    lines = [f"**{md(source)}**：{run.questions} 道题 × {len(run.aggregates)} 种模式。"]
+    lines += [f"- 第 {p.line} 行跳过：{md(p.reason)}" for p in run.problems[:20]]
+    if len(run.problems) > 20:
+        lines.append(f"- ……另有 {len(run.problems) - 20} 行跳过")
+    return "\n".join(lines)
+
+
+def write_csv(frame: pd.DataFrame) -> str:
+    """The frame as a UTF-8 CSV (with BOM, so spreadsheet programs read the Chinese) in a temporary file."""
+    path = Path(tempfile.gettempdir()) / f"annex-eval-{uuid.uuid4().hex[:12]}.csv"
+    frame.to_csv(path, index=False, encoding="utf-8-sig")
+    return str(path)
+
+
+def build_eval_tab(service: Service, bundled: Path) -> None:
+    """Lay out the tab inside the current gr.Tab and wire its events."""
+    gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval.run --mode all` 相同的三种模式与评分）。默认题目："
+                f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
+    with gr.Row(equal_height=True):
+        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=100,
+                         elem_id="eval-upload")
+        limit = gr.Number(0, label="只跑前 N 题（0 = 全部）", precision=0, minimum=0, scale=1, elem_id="eval-limit")
+        run_button = gr.Button("运行评测", variant="primary", scale=1, elem_id="eval-run")
+    status = gr.Markdown(elem_id="eval-status")
+    summary = gr.Dataframe(interactive=False, label="三种模式的汇总", elem_id="eval-summary", wrap=True)
+    figure = gr.Plot(label="每种模式的各项指标", elem_id="eval-chart")
+    with gr.Row(equal_height=True):
+        mode_filter = gr.Dropdown([ALL, *MODES], value=ALL, label="模式", scale=1)
+        kind_filter = gr.Dropdown([(ALL, ALL), *((v, k) for k, v in KIND_NAMES.items())], value=ALL, label="题型",
+                                  scale=1)
+        result_filter = gr.Dropdown([ALL, PASS, FAIL], value=ALL, label="结果", scale=1)
+        download = gr.DownloadButton("下载 CSV", value=None, scale=1, elem_id="eval-download")
+    table = gr.Dataframe(interactive=False, label="逐题结果", elem_id="eval-outcomes", wrap=True, max_height=520,
+                         show_search="search")
+    frame = gr.State(None)
+
+    def run(file: str | None, n: float | None, progress=gr.Progress()) -> tuple:
+        path = Path(file) if file else bundled
+        try:
+            questions, problems = load_questions(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise gr.Error(toast(f"读不了题目文件：{exc}")) from exc
+        if not questions:
+            raise gr.Error(toast("题目文件里没有可用的题：每行一个 JSON 对象，含 doc、question、attachments、"
+                                 "answer_contains 和 kind。"))
+        result = evaluate(service, questions, limit=int(n or 0), progress=progress)
+        result.problems = sorted([*problems, *result.problems], key=lambda p: p.line)
+        outcomes = outcomes_frame(result.outcomes)
+        name = Path(file).name if file else bundled.name
+        return (problems_markdown(result, name), summary_frame(result.aggregates), chart(result.aggregates),
+                display_frame(outcomes), outcomes, write_csv(outcomes), ALL, ALL, ALL)
+
+    def refilter(full: pd.DataFrame | None, mode: str, kind: str, result: str) -> tuple:
+        if full is None:
+            return gr.skip(), gr.skip()
+        shown = filter_frame(full, mode, kind, result)
+        return display_frame(shown), write_csv(shown)
+
+    run_button.click(run, [upload, limit], [status, summary, figure, table, frame, download, mode_filter, kind_filter,
+                                            result_filter], api_visibility="private", concurrency_limit=1,
+                     concurrency_id="eval")
+    gr.on([mode_filter.input, kind_filter.input, result_filter.input], refilter,
+          [frame, mode_filter, kind_filter, result_filter], [table, download], api_visibility="private")
