@@ -115,11 +115,6 @@ class KuzuGraphStore:
         rows = self._read(cypher.FIND_DOCUMENT, {"library": library, "name": name})
         return decode_summary(rows[0]) if rows else None
 
-    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
-        """The chunks of one attachment in order; empty if the attachment has none or does not exist."""
-        rows = self._read(cypher.ATTACHMENT_CHUNKS, {"id": attachment_id(doc_id, label)})
-        return [Chunk(*row[:7]) for row in rows]
-
     def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
         """Every acyclic REFERENCES path of 1..hops steps from the chunks, one per chunk and label sequence."""
         if hops < 0:
@@ -141,7 +136,7 @@ class KuzuGraphStore:
         return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
 
     def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
-        """The chunks, in order, of several (doc_id, label) attachments in one read."""
+        """The chunks, in order, of several (doc_id, label) attachments in one read; [] for one without any."""
         ids = {attachment_id(doc_id, label): (doc_id, label) for doc_id, label in keys}
         out: dict[tuple[str, str], list[Chunk]] = {key: [] for key in ids.values()}
         for row in self._read(cypher.ATTACHMENTS_CHUNKS, {"ids": list(ids)}):
