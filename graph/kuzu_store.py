@@ -12,6 +12,7 @@ from graph import schema as cypher
 from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
 from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
+from graph.ranking import rank_paths
 from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge
 from kb.model import Chunk, Document
 
@@ -123,17 +124,12 @@ class KuzuGraphStore:
         if hops == 0 or not ids:
             return []
         order = {chunk_id: i for i, chunk_id in enumerate(ids)}
-        best: dict[tuple[str, tuple[str, ...]], tuple[tuple[Any, ...], AttachmentPath]] = {}
         rows = self._read(cypher.attachment_paths_query(hops), {"ids": ids})
-        for chunk_id, doc_id, inner, last, mentions, starts in rows:
-            labels = (*inner, last)
-            if len(set(labels)) < len(labels):  # Kuzu's ACYCLIC lets the end node repeat an inner one
-                continue
-            rank = (order[chunk_id], len(labels), tuple(starts), labels)
-            key = (chunk_id, labels)
-            if key not in best or rank < best[key][0]:  # repeated mentions of one route keep the earliest
-                best[key] = (rank, AttachmentPath(chunk_id, doc_id, labels, tuple(mentions)))
-        return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
+        return rank_paths(
+            (order[chunk_id], AttachmentPath(chunk_id, doc_id, (*inner, last), tuple(mentions)), tuple(starts))
+            for chunk_id, doc_id, inner, last, mentions, starts in rows
+            if len({*inner, last}) == len(inner) + 1  # Kuzu's ACYCLIC lets the end node repeat an inner one
+        )
 
     def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
         """The chunks, in order, of several (doc_id, label) attachments in one read; [] for one without any."""
