@@ -15,11 +15,10 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
-from graph.resolve import AttachmentCatalog
 from kb.errors import AnnexError
 from kb.ingest.ingestor import Ingestor
 from kb.answer.pipeline import UnknownDocument, UnknownLibrary, check_storable
-from kb.search.readmodels import ReadModels, Snapshot
+from kb.search.readmodels import LibraryReads, ReadModels, Reads
 from kb.turn import TurnRequest
 
 PRIVATE_PREFIX = "session-"  # no shared library may start with this
@@ -141,26 +140,11 @@ class SessionLibraries:
         return sum(1 for doc_id in docs if self.ingestor.delete(doc_id))
 
 
-class SharedReads:
+class SharedReads(LibraryReads):
     """The read models as a reader without a session sees them: snapshots of the shared libraries only.
 
-    Hand this to a reader that must never reach a private library (the MCP tools): what is not in its
-    documents and catalog cannot be listed, opened, resolved or walked.
+    Hand this to a reader that must never reach a private library (the MCP tools).
     """
 
-    def __init__(self, read: ReadModels) -> None:
-        self.read = read
-        self.graph = read.graph
-        self._cache: tuple[Snapshot, Snapshot] | None = None
-
-    def current(self) -> Snapshot:
-        """The current snapshot without its private documents and their attachments."""
-        snapshot = self.read.current()
-        cached = self._cache
-        if cached is not None and cached[0] is snapshot:
-            return cached[1]
-        documents = {k: d for k, d in snapshot.documents.items() if not is_private(d.library)}
-        shared = snapshot if len(documents) == len(snapshot.documents) else replace(
-            snapshot, documents=documents, catalog=AttachmentCatalog(snapshot.catalog.of_documents(list(documents))))
-        self._cache = (snapshot, shared)
-        return shared
+    def __init__(self, read: Reads) -> None:
+        super().__init__(read, lambda library: not is_private(library))

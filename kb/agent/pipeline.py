@@ -119,8 +119,9 @@ class AgentPipeline(Pipeline):
             messages.append({"role": "assistant", "content": reply.content or None, "tool_calls": [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                 for c in reply.tool_calls]})
+            tools = self.tools.within(request.library_ids)  # the turn sees only the libraries it is scoped to
             for call in reply.tool_calls:
-                arguments, result, summary = self._call(call, request, gathered)
+                arguments, result, summary = self._call(tools, call, request, gathered)
                 line = AGENT_TOOL_CALL.format(name=call.name, arguments=_short(arguments), summary=summary)
                 line = " ".join(line.split("\n"))
                 trace.append(line)
@@ -131,7 +132,8 @@ class AgentPipeline(Pipeline):
                     content = content[:TOOL_RESULT_CHARS] + f"…（已截断，共 {len(content)} 字）"
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
-    def _call(self, call: ToolCall, request: TurnRequest, gathered: _Gathered) -> tuple[dict, Any, str]:
+    def _call(self, tools: KnowledgeTools, call: ToolCall, request: TurnRequest,
+              gathered: _Gathered) -> tuple[dict, Any, str]:
         """Run one tool call; a bad call becomes an {"error": …} result the model can read and correct."""
         try:
             arguments = json.loads(call.arguments or "{}")
@@ -143,7 +145,7 @@ class AgentPipeline(Pipeline):
             message = f"No tool {call.name!r}; the tools are: {', '.join(self.tools_names)}."
             return arguments, {"error": message}, f"错误：{message}"
         try:
-            inspect.signature(getattr(self.tools, call.name)).bind(**arguments)
+            inspect.signature(getattr(tools, call.name)).bind(**arguments)
         except TypeError as exc:
             return arguments, {"error": f"{call.name}: {exc}"}, f"错误：{exc}"
         try:
@@ -153,10 +155,10 @@ class AgentPipeline(Pipeline):
                     raise ToolError(f"This question is limited to the libraries {', '.join(request.library_ids)}; "
                                     f"search one of them, or leave library empty.")
                 libraries = (library,) if library else request.library_ids
-                result: Any = self.tools.search(arguments["query"], arguments.get("top_k", 8), libraries,
+                result: Any = tools.search(arguments["query"], arguments.get("top_k", 8), libraries,
                                                 request.document_id)
             else:
-                result = getattr(self.tools, call.name)(**arguments)
+                result = getattr(tools, call.name)(**arguments)
         except ToolError as exc:
             return arguments, {"error": str(exc)}, f"错误：{exc}"
         gathered.add(call.name, result)
