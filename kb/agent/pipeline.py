@@ -50,11 +50,6 @@ class AgentPipeline(Pipeline):
         self.tools = KnowledgeTools(read_models, retriever, read_models.graph)
         self.schemas = tool_schemas(self.tools)
 
-    @classmethod
-    def from_pipeline(cls, pipeline: Pipeline) -> AgentPipeline:
-        """The agent over the same stores, retriever, history and model as a plain pipeline."""
-        return cls(pipeline.settings, pipeline.read, pipeline.retriever, pipeline.history, pipeline.model)
-
     @property
     def model_name(self) -> str:
         return f"{self.agent_model.name} · agent"
@@ -246,9 +241,3 @@ def _sum(usage: list[TokenUsage]) -> dict | None:
     return asdict(TokenUsage(*(sum(getattr(u, f) for u in usage) for f in ("prompt_tokens", "completion_tokens",
                                                                               "total_tokens"))))
 
-
-def make_pipeline(service: Any) -> Pipeline:
-    """The service's pipeline, or the agent over it when settings.agent_mode is on."""
-    if service.settings.agent_mode and not isinstance(service.pipeline, AgentPipeline):
-        return AgentPipeline.from_pipeline(service.pipeline)
-    return service.pipeline

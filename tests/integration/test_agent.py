@@ -8,7 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from kb.agent.pipeline import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
+from kb.agent.pipeline import MAX_ROUNDS, AgentModeError, AgentPipeline
 from kb.answer.llm import OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest
@@ -126,17 +126,18 @@ def test_when_the_model_fails_the_offline_answerer_answers_and_says_so(service, 
 
 
 def test_agent_mode_without_a_model_is_refused_with_the_fix(service):
+    p = service.pipeline
     with pytest.raises(AgentModeError, match="ANNEX_LLM_BASE_URL"):
-        AgentPipeline.from_pipeline(service.pipeline)
+        AgentPipeline(p.settings, p.read, p.retriever, p.history, p.model)
 
 
 def test_the_http_stream_carries_the_tool_calls_when_agent_mode_is_on(service, fake):
     p = service.pipeline
     model = OpenAIChatModel(fake.base_url, "test-key", "qwen-test", timeout=5.0, max_retries=0)
-    with_model = replace(service, pipeline=Pipeline(p.settings, p.read, p.retriever, p.history, model))
-    assert make_pipeline(with_model) is with_model.pipeline  # agent mode is off by default
-    agent_service = replace(with_model, settings=replace(service.settings, agent_mode=True))
-    agent_service = replace(agent_service, pipeline=make_pipeline(agent_service))
+    assert not service.settings.agent_mode and type(service.pipeline) is Pipeline  # agent mode is off by default
+    settings = replace(service.settings, agent_mode=True)  # built the way kb/service.py builds it when on
+    agent_service = replace(service, settings=settings,
+                            pipeline=AgentPipeline(settings, p.read, p.retriever, p.history, model))
     assert isinstance(agent_service.pipeline, AgentPipeline)
     fake.add(Script(tool_calls=[_call("search_chunks", query="冲锋舟")]), Script(content=ANSWER))
     app = FastAPI()
