@@ -15,9 +15,9 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
-from kb.errors import AnnexError
+from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary
 from kb.ingest.ingestor import Ingestor
-from kb.answer.pipeline import UnknownDocument, UnknownLibrary, check_storable
+from kb.answer.pipeline import check_storable
 from kb.search.readmodels import LibraryReads, ReadModels, Reads
 from kb.turn import TurnRequest
 
@@ -29,27 +29,10 @@ def is_private(library: str) -> bool:
     return library.startswith(PRIVATE_PREFIX)
 
 
-class ReservedLibrary(AnnexError):
-    """A shared library was asked for under the reserved private prefix."""
-
-    def __init__(self, library: str) -> None:
-        super().__init__(f"Library names starting with {PRIVATE_PREFIX!r} are reserved for visitors' private "
-                         f"libraries; pick another name than {library!r}.")
-        self.library = library
-
-
-class NothingToSearch(UnknownLibrary):
-    """No library this caller may see holds documents, though the knowledge base is not empty."""
-
-    def __init__(self) -> None:  # skips UnknownLibrary's message: it would list libraries the caller may not see
-        AnnexError.__init__(self, "No library you can search holds documents yet; upload a document first.")
-        self.library = ""
-
-
 def check_shared_name(library: str) -> str:
     """The library name if it may name a shared library; ReservedLibrary otherwise."""
     if is_private(library):
-        raise ReservedLibrary(library)
+        raise ReservedLibrary(library, PRIVATE_PREFIX)
     return library
 
 

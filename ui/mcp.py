@@ -14,8 +14,9 @@ from typing import Any, Callable
 
 import gradio as gr
 
+from kb.errors import ToolError
 from kb.session_libraries import SharedReads
-from kb.agent.tools import KnowledgeTools, ToolError
+from kb.agent.tools import KnowledgeTools
 
 
 def register_tools(service: Any) -> None:

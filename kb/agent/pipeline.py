@@ -13,28 +13,24 @@ import re
 from dataclasses import asdict
 from typing import Any, Iterator
 
-from kb.errors import AnnexError
+from kb.errors import AgentModeError, LLMError, ToolError
 from kb.answer.events import Event
 from kb.answer.history import History
 from kb.agent.tool_calls import ToolCall, complete_with_tools
-from kb.answer.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage
+from kb.answer.llm import ChatModel, OpenAIChatModel, TokenUsage
 from kb.answer.pipeline import Pipeline
 from kb.answer.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.answer.sources import build_sources
-from kb.agent.tools import KnowledgeTools, ToolError, citation, tool_schemas
+from kb.agent.tools import KnowledgeTools, citation, tool_schemas
 from kb.turn import Source, TurnRequest
 
 MAX_ROUNDS = 5  # model calls that may ask for tools; then it must answer
 TOOL_RESULT_CHARS = 12000  # a tool result is cut to this many characters before it goes back to the model
 _CITE = re.compile(r"\[([^\[\]\n#]+)#([^\[\]\n]+)\]")
 _BLOCK_CITE = re.compile(r"^(\*\*.+\*\*（《.*》）)\[(\d+)\]$", re.M)
-
-
-class AgentModeError(AnnexError):
-    """Agent mode is on but there is no model that can call tools."""
 
 
 class AgentPipeline(Pipeline):

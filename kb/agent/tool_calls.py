@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kb.answer.llm import LLMError, OpenAIChatModel, ThinkTagSplitter, TokenUsage
+from kb.errors import LLMError
+from kb.answer.llm import OpenAIChatModel, ThinkTagSplitter, TokenUsage
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore, attachment_node_id
 from kb.agent.schemas import function_schemas
-from kb.errors import AnnexError
+from kb.errors import ToolError
 from kb.answer.hop import HopResult, post_answer_hop
 from graph.neighbourhood import neighbourhood
 from kb.answer.prompts import ATTACHMENT_SECTION
@@ -28,10 +28,6 @@ TOOL_NAMES = ("search_chunks", "search_by_tags", "get_document", "resolve_attach
 MAX_TOP_K = 50
 MAX_HOPS = 3
 _LIST_HINT = "call search_by_tags with an empty keyword to list every document (id, file name, title)"
-
-
-class ToolError(AnnexError):
-    """A tool argument names nothing or is out of range; the message says how to find a valid value."""
 
 
 def citation(file: str, heading: str) -> str:

@@ -9,7 +9,7 @@ from typing import Any, Iterator, Protocol
 import openai
 
 from kb.answer.context import estimate_messages
-from kb.errors import AnnexError
+from kb.errors import LLMError
 from kb.settings import Settings
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
@@ -31,14 +31,6 @@ class ModelDelta:
     kind: str  # "thinking" | "content" | "usage"
     text: str = ""
     usage: TokenUsage | None = None
-
-
-class LLMError(AnnexError):
-    """The chat model could not answer; partial is True when some answer content was already streamed."""
-
-    def __init__(self, message: str, partial: bool = False) -> None:
-        super().__init__(message)
-        self.partial = partial
 
 
 class ChatModel(Protocol):

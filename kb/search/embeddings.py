@@ -9,7 +9,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from kb.errors import AnnexError
+from kb.errors import EmbeddingError
 from kb.settings import Settings, SettingsError
 from kb.search.vectors import Embedder
 from kb.text import fold_case
@@ -22,10 +22,6 @@ _SEED = np.uint64(0x243F6A8885A308D3)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 Kind = Literal["query", "passage"]
-
-
-class EmbeddingError(AnnexError):
-    """An embedder could not be built or could not embed."""
 
 
 @cache

@@ -8,7 +8,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from kb.agent.pipeline import MAX_ROUNDS, AgentModeError, AgentPipeline
+from kb.errors import AgentModeError
+from kb.agent.pipeline import MAX_ROUNDS, AgentPipeline
 from kb.answer.llm import OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest

@@ -17,7 +17,8 @@ from typing import Callable, Iterator
 
 import pytest
 
-from kb.search.chroma import ChromaVectorStore, VectorStoreError
+from kb.errors import VectorStoreError
+from kb.search.chroma import ChromaVectorStore
 from kb.search.embeddings import make_embedder
 from kb.settings import Settings
 from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION

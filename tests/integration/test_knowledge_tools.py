@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pytest
 
+from kb.errors import ToolError
 from graph.prefetch import attachment_text
 from kb.service import open_service
 from kb.settings import load_settings
-from kb.agent.tools import KnowledgeTools, ToolError
+from kb.agent.tools import KnowledgeTools
 from tests.conftest import DEMO_CORPUS
 
 TAGGED = "---\ntags: [防汛, 演练]\n---\n# 演练记录\n\n2024年6月开展防汛应急演练。\n"

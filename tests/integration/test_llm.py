@@ -8,7 +8,8 @@ import urllib.request
 
 import pytest
 
-from kb.answer.llm import LLMError, ModelDelta, OpenAIChatModel, TokenUsage
+from kb.errors import LLMError
+from kb.answer.llm import ModelDelta, OpenAIChatModel, TokenUsage
 from kb.settings import Settings
 from tests.fake_openai import FakeChatServer, Script
 

@@ -16,7 +16,8 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from kb.search.embeddings import EmbeddingError, HashEmbedder, OpenAIEmbedder, make_embedder
+from kb.errors import EmbeddingError
+from kb.search.embeddings import HashEmbedder, OpenAIEmbedder, make_embedder
 from kb.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
