@@ -11,12 +11,12 @@ from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from kb.ingest.chunking import indexed_texts
 from kb.search.embedding_cache import with_cache
 from kb.errors import VectorStoreError
 from kb.model import BODY, Chunk, Document
 from kb.settings import Settings, load_settings
 from kb.search.embeddings import make_embedder
+from kb.search.indexed_text import indexed_texts
 from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION, Embedder, VectorHit
 
 COLLECTIONS = (BODY_COLLECTION, ATTACHMENT_COLLECTION)

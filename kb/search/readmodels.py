@@ -8,10 +8,15 @@ from typing import Callable, Iterable, Protocol
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
-from kb.ingest.chunking import indexed_texts
 from kb.model import Chunk
+from kb.search.indexed_text import indexed_texts
 from kb.search.bm25 import BM25Index, IndexedChunk, TokenCache
-from kb.ingest.ingestor import Ingestor
+
+
+class Writes(Protocol):
+    """The writer the read models follow (kb.ingest.ingestor.Ingestor): its counter of writes and deletes."""
+
+    generation: int  # bumped on every write or delete
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class Snapshot:
 class ReadModels:
     """Hands out the current Snapshot, rebuilding it once after each write or delete."""
 
-    def __init__(self, graph: GraphStore, ingestor: Ingestor) -> None:
+    def __init__(self, graph: GraphStore, ingestor: Writes) -> None:
         self.graph = graph
         self.ingestor = ingestor
         self._snapshot: Snapshot | None = None
