@@ -17,7 +17,8 @@ from kb.errors import AgentModeError, LLMError, ToolError
 from kb.answer.events import Event
 from kb.answer.history import History
 from kb.agent.tool_calls import ToolCall, complete_with_tools
-from kb.answer.llm import ChatModel, OpenAIChatModel, TokenUsage
+from kb.answer.deltas import TokenUsage
+from kb.answer.llm import ChatModel, OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.answer.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
 from kb.search.readmodels import ReadModels, Snapshot

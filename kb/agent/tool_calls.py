@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kb.errors import LLMError
-from kb.answer.llm import OpenAIChatModel, ThinkTagSplitter, TokenUsage
+from kb.answer.deltas import ThinkTagSplitter, TokenUsage
+from kb.answer.llm import OpenAIChatModel
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ import urllib.request
 import pytest
 
 from kb.errors import LLMError
-from kb.answer.llm import ModelDelta, OpenAIChatModel, TokenUsage
+from kb.answer.deltas import ModelDelta, TokenUsage
+from kb.answer.llm import OpenAIChatModel
 from kb.settings import Settings
 from tests.fake_openai import FakeChatServer, Script
 
