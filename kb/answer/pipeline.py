@@ -1,4 +1,9 @@
-"""One turn: question → retrieval → graph prefetch → prompt → model → post-answer hop, as a typed event stream."""
+"""One turn: question → retrieval → graph prefetch → prompt → model → post-answer hop, as a typed event stream.
+
+Past ~300 lines on purpose: Pipeline's steps read top to bottom in the order a turn runs them, and agent mode
+(kb/agent/pipeline.py) reuses them one by one; the parts with a job of their own already live beside it
+(context.py fits the prompt, hop.py, gaps.py, sources.py, history.py, offline.py).
+"""
 from __future__ import annotations
 
 import logging
