@@ -12,6 +12,7 @@ from graph import schema as cypher
 from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
 from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
+from graph.ranking import rank_paths
 from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge
 from kb.model import Chunk, Document
 
@@ -115,11 +116,6 @@ class KuzuGraphStore:
         rows = self._read(cypher.FIND_DOCUMENT, {"library": library, "name": name})
         return decode_summary(rows[0]) if rows else None
 
-    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
-        """The chunks of one attachment in order; empty if the attachment has none or does not exist."""
-        rows = self._read(cypher.ATTACHMENT_CHUNKS, {"id": attachment_id(doc_id, label)})
-        return [Chunk(*row[:7]) for row in rows]
-
     def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
         """Every acyclic REFERENCES path of 1..hops steps from the chunks, one per chunk and label sequence."""
         if hops < 0:
@@ -128,20 +124,15 @@ class KuzuGraphStore:
         if hops == 0 or not ids:
             return []
         order = {chunk_id: i for i, chunk_id in enumerate(ids)}
-        best: dict[tuple[str, tuple[str, ...]], tuple[tuple[Any, ...], AttachmentPath]] = {}
         rows = self._read(cypher.attachment_paths_query(hops), {"ids": ids})
-        for chunk_id, doc_id, inner, last, mentions, starts in rows:
-            labels = (*inner, last)
-            if len(set(labels)) < len(labels):  # Kuzu's ACYCLIC lets the end node repeat an inner one
-                continue
-            rank = (order[chunk_id], len(labels), tuple(starts), labels)
-            key = (chunk_id, labels)
-            if key not in best or rank < best[key][0]:  # repeated mentions of one route keep the earliest
-                best[key] = (rank, AttachmentPath(chunk_id, doc_id, labels, tuple(mentions)))
-        return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
+        return rank_paths(
+            (order[chunk_id], AttachmentPath(chunk_id, doc_id, (*inner, last), tuple(mentions)), tuple(starts))
+            for chunk_id, doc_id, inner, last, mentions, starts in rows
+            if len({*inner, last}) == len(inner) + 1  # Kuzu's ACYCLIC lets the end node repeat an inner one
+        )
 
     def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
-        """The chunks, in order, of several (doc_id, label) attachments in one read."""
+        """The chunks, in order, of several (doc_id, label) attachments in one read; [] for one without any."""
         ids = {attachment_id(doc_id, label): (doc_id, label) for doc_id, label in keys}
         out: dict[tuple[str, str], list[Chunk]] = {key: [] for key in ids.values()}
         for row in self._read(cypher.ATTACHMENTS_CHUNKS, {"ids": list(ids)}):

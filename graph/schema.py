@@ -86,10 +86,6 @@ LOAD_REFERENCES = (
     "RETURN r.pos, r.label, r.mention, r.char_start, r.char_end, c.attachment, a.label"
 )
 
-ATTACHMENT_CHUNKS = (
-    f"MATCH (:Attachment {{id: $id}})-[:HAS_CHUNK]->(c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.idx, c.pos"
-)
-
 # For a handful of ids, IN (a scan of the Attachment ids) beats UNWIND, which Kuzu 0.11 plans as a hash join
 # whose build side is every attachment chunk with its text: 5 ms vs 80 ms for 10 ids at ~92k chunks.
 ATTACHMENTS_CHUNKS = (

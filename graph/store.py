@@ -94,8 +94,8 @@ class GraphReads(Protocol):
         """The chunks among these ids, in the order asked."""
 
 
-class GraphStore(Protocol):
-    """Documents, attachments, chunks and the references between them."""
+class GraphStore(GraphReads, Protocol):
+    """Documents, attachments, chunks and the references between them (and the turn's reads, GraphReads)."""
 
     engine: str  # "kuzu" or "ladybug"
 
@@ -116,18 +116,6 @@ class GraphStore(Protocol):
 
     def find_document(self, library: str, name: str) -> DocumentSummary | None:
         """A document of a library by its file name or its stem (name without extension)."""
-
-    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
-        """The chunks of one attachment in order; empty if the attachment has none."""
-
-    def attachment_paths(self, chunk_ids: Sequence[str], hops: int = 2) -> list[AttachmentPath]:
-        """Every REFERENCES path of 1..hops steps from the given chunks to attachments."""
-
-    def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
-        """The chunks, in order, of several (doc_id, label) attachments in one read."""
-
-    def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
-        """The stored chunks among these ids, in the order asked."""
 
     def all_chunks(self) -> list[Chunk]:
         """Every chunk (for the BM25 index), in document and chunk order."""

@@ -9,8 +9,9 @@ for 20 with 2 hops); the view answers in microseconds. The store stays the sourc
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
+from graph.ranking import FoundPath, rank_paths
 from graph.store import AttachmentPath, ReferenceEdge
 from kb.model import Chunk
 
@@ -47,7 +48,10 @@ class GraphView:
         """Every acyclic REFERENCES path of 1..hops steps from the chunks (GraphStore.attachment_paths)."""
         if hops < 0:
             raise ValueError(f"hops must not be negative, got {hops}")
-        best: dict[tuple[str, tuple[str, ...]], tuple[tuple, AttachmentPath]] = {}
+        return rank_paths(self._walk(chunk_ids, hops))
+
+    def _walk(self, chunk_ids: Sequence[str], hops: int) -> Iterator[FoundPath]:
+        """Every acyclic path of 1..hops steps from each known chunk, with what ranks it."""
         for order, chunk_id in enumerate(dict.fromkeys(chunk_ids)):
             chunk = self._chunks.get(chunk_id)
             if chunk is None or hops == 0:
@@ -55,15 +59,11 @@ class GraphView:
             stack = [((label,), (mention,), (start,)) for label, mention, start in self._from_chunk.get(chunk_id, ())]
             while stack:
                 labels, mentions, starts = stack.pop()
-                rank = (order, len(labels), starts, labels)
-                key = (chunk_id, labels)
-                if key not in best or rank < best[key][0]:  # repeated mentions of one route keep the earliest
-                    best[key] = (rank, AttachmentPath(chunk_id, chunk.doc_id, labels, mentions))
+                yield order, AttachmentPath(chunk_id, chunk.doc_id, labels, mentions), starts
                 if len(labels) < hops:
                     for label, mention, start in self._from_attachment.get((chunk.doc_id, labels[-1]), ()):
                         if label not in labels:
                             stack.append(((*labels, label), (*mentions, mention), (*starts, start)))
-        return [path for _, path in sorted(best.values(), key=lambda item: item[0])]
 
     def attachments_chunks(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], list[Chunk]]:
         """The chunks, in order, of several (doc_id, label) attachments (GraphStore.attachments_chunks)."""

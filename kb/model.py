@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 BODY = ""  # attachment label of a chunk that belongs to the document body
+CELL_SEPARATOR = " | "  # between the cells of a table row, in a document's text
 
 # Where a document came from. The start-up sync (kb/ingest/sync.py) removes or replaces only CORPUS documents.
 CORPUS = "corpus"  # brought in by the sync from ANNEX_CORPUS_DIR

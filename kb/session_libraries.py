@@ -15,35 +15,19 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
-from graph.resolve import AttachmentCatalog
-from kb.errors import AnnexError
+from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.ingest.ingestor import Ingestor
-from kb.answer.pipeline import UnknownDocument, UnknownLibrary, check_storable
-from kb.search.readmodels import ReadModels, Snapshot
+from kb.answer.pipeline import check_storable
+from kb.search.readmodels import LibraryReads, ReadModels, Reads
 from kb.turn import TurnRequest
 
-class ReservedLibrary(AnnexError):
-    """A shared library was asked for under the reserved private prefix."""
-
-    def __init__(self, library: str) -> None:
-        super().__init__(f"Library names starting with {PRIVATE_PREFIX!r} are reserved for visitors' private "
-                         f"libraries; pick another name than {library!r}.")
-        self.library = library
-
-
-class NothingToSearch(UnknownLibrary):
-    """No library this caller may see holds documents, though the knowledge base is not empty."""
-
-    def __init__(self) -> None:  # skips UnknownLibrary's message: it would list libraries the caller may not see
-        AnnexError.__init__(self, "No library you can search holds documents yet; upload a document first.")
-        self.library = ""
 
 
 def check_shared_name(library: str) -> str:
     """The library name if it may name a shared library; ReservedLibrary otherwise."""
     if is_private(library):
-        raise ReservedLibrary(library)
+        raise ReservedLibrary(library, PRIVATE_PREFIX)
     return library
 
 
@@ -134,26 +118,11 @@ class SessionLibraries:
         return sum(1 for doc_id in docs if self.ingestor.delete(doc_id))
 
 
-class SharedReads:
+class SharedReads(LibraryReads):
     """The read models as a reader without a session sees them: snapshots of the shared libraries only.
 
-    Hand this to a reader that must never reach a private library (the MCP tools): what is not in its
-    documents and catalog cannot be listed, opened, resolved or walked.
+    Hand this to a reader that must never reach a private library (the MCP tools).
     """
 
-    def __init__(self, read: ReadModels) -> None:
-        self.read = read
-        self.graph = read.graph
-        self._cache: tuple[Snapshot, Snapshot] | None = None
-
-    def current(self) -> Snapshot:
-        """The current snapshot without its private documents and their attachments."""
-        snapshot = self.read.current()
-        cached = self._cache
-        if cached is not None and cached[0] is snapshot:
-            return cached[1]
-        documents = {k: d for k, d in snapshot.documents.items() if not is_private(d.library)}
-        shared = snapshot if len(documents) == len(snapshot.documents) else replace(
-            snapshot, documents=documents, catalog=AttachmentCatalog(snapshot.catalog.of_documents(list(documents))))
-        self._cache = (snapshot, shared)
-        return shared
+    def __init__(self, read: Reads) -> None:
+        super().__init__(read, lambda library: not is_private(library))

@@ -28,6 +28,11 @@ ATT4 = "附件4 设备清单\n发电机两台，联系人见附件1。\n水泵�
 ATT4_EDITED = "附件4 设备清单（修订）\n发电机三台。\n"
 
 
+def chunks_of(store: KuzuGraphStore, doc_id: str, label: str) -> list[Chunk]:
+    """One attachment's chunks, read the way every caller reads them (GraphReads.attachments_chunks)."""
+    return store.attachments_chunks([(doc_id, label)])[(doc_id, label)]
+
+
 def make_doc(doc_id: str, name: str = "应急预案.docx", library: str = LIBRARY, edited: bool = False) -> Document:
     """The template: body cites 附件1, 附件4 and a missing 附件9; 附件1 cites 附件4; 附件4 cites 附件1."""
     body, att1, att4 = (BODY_EDITED, "", ATT4_EDITED) if edited else (BODY, ATT1, ATT4)
@@ -113,7 +118,7 @@ def test_round_trip(store: KuzuGraphStore) -> None:
 def test_documents_from_one_template_never_share_edges(store: KuzuGraphStore) -> None:
     d1, d2 = make_doc("d1"), make_doc("d2", name="另一预案.md")
     store.upsert_documents([d1, d2])
-    assert [c.doc_id for c in store.attachment_chunks("d1", "附件4")] == ["d1", "d1"]
+    assert [c.doc_id for c in chunks_of(store, "d1", "附件4")] == ["d1", "d1"]
     from_d1 = store.attachment_paths([c.id for c in d1.chunks], hops=3)
     from_d2 = store.attachment_paths([c.id for c in d2.chunks], hops=3)
     assert len(from_d1) == 8 and {p.doc_id for p in from_d1} == {"d1"}
@@ -139,8 +144,8 @@ def test_edited_document_replaces_the_old_one(store: KuzuGraphStore) -> None:
     store.upsert_documents([new])
     assert store.load_document("d1") == new
     assert store.stats() == expected_stats(new, other)
-    assert store.attachment_chunks("d1", "附件1") == []
-    assert store.attachment_chunks("d1", "附件4") == [c for c in new.chunks if c.attachment == "附件4"]
+    assert chunks_of(store, "d1", "附件1") == []
+    assert chunks_of(store, "d1", "附件4") == [c for c in new.chunks if c.attachment == "附件4"]
     assert store.attachment_paths(["d1:附件1:0", "d1:附件4:1"]) == []
     assert store.load_document("d2") == other
 
@@ -179,8 +184,8 @@ def test_attachment_chunks_in_order(store: KuzuGraphStore) -> None:
     doc = make_doc("d1")
     shuffled = replace(doc, chunks=tuple(reversed(doc.chunks)))
     store.upsert_documents([shuffled])
-    assert [c.index for c in store.attachment_chunks("d1", "附件4")] == [0, 1]
-    assert store.attachment_chunks("d1", "附件7") == []
+    assert [c.index for c in chunks_of(store, "d1", "附件4")] == [0, 1]
+    assert chunks_of(store, "d1", "附件7") == []
     assert store.load_document("d1") == shuffled
 
 

@@ -24,11 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from kb.errors import AnnexError
+from kb.errors import AnnexError, InvalidRequest, ReservedLibrary, UnknownConversation, UnknownDocument, UnknownLibrary
 from kb.answer.events import Event, jsonable
-from kb.answer.history import UnknownConversation
-from kb.answer.pipeline import InvalidRequest, UnknownDocument, UnknownLibrary
-from kb.session_libraries import ReservedLibrary, is_private
+from kb.model import PRIVATE_PREFIX, is_private
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
 from kb.ingest.uploads import ingest_uploads
 from kb.answer.fold import fold_events
@@ -267,7 +265,8 @@ def api_router(service: Any) -> APIRouter:
                library: str = Form("", description="target library; empty: ANNEX_DEFAULT_LIBRARY"),
                tags: str = Form("", description="extra tags, comma-separated")) -> dict[str, Any]:
         if is_private(library.strip()):
-            raise _error(400, ["body", "library"], str(ReservedLibrary(library.strip())), "invalid_value")
+            reserved = ReservedLibrary(library.strip(), PRIVATE_PREFIX)
+            raise _error(400, ["body", "library"], str(reserved), "invalid_value")
         extra_tags = [t.strip() for t in tags.replace("，", ",").split(",") if t.strip()]
         sent = [(f.filename or "", f.file) for f in files]  # names are checked per file: a bad one is its own error
         results = ingest_uploads(service.stores.ingestor, service.settings.store_dir, sent, library.strip() or None,

@@ -14,21 +14,17 @@ from typing import Any, Callable
 
 import gradio as gr
 
+from kb.errors import ToolError
 from kb.session_libraries import SharedReads
-from kb.agent.tools import KnowledgeTools, ToolError
+from kb.agent.tools import KnowledgeTools
 
 
 def register_tools(service: Any) -> None:
     """Add search_chunks, search_by_tags, get_document, resolve_attachments and graph_neighbors to the open Blocks."""
-    shared = SharedReads(service.read)
-    tools = KnowledgeTools(shared, service.pipeline.retriever, service.stores.graph)
+    tools = KnowledgeTools(SharedReads(service.read), service.pipeline.retriever, service.stores.graph)
 
     def search_chunks(query: str, top_k: int = 8, library: str = "") -> str:
-        library = library.strip() if isinstance(library, str) else ""
-        scope = (library,) if library else tuple(sorted(shared.current().libraries))  # empty: every shared one
-        if not scope and service.read.current().documents:
-            return "[]"  # only private libraries hold documents, and they are not for MCP clients
-        return _json(tools.search, query, top_k, scope)
+        return _json(tools.search_chunks, query, top_k, library)  # empty library: every shared one
 
     def search_by_tags(keyword: str = "") -> str:
         return _json(tools.search_by_tags, keyword)

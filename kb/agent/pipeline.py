@@ -13,28 +13,25 @@ import re
 from dataclasses import asdict
 from typing import Any, Iterator
 
-from kb.errors import AnnexError
+from kb.errors import AgentModeError, LLMError, ToolError
 from kb.answer.events import Event
 from kb.answer.history import History
 from kb.agent.tool_calls import ToolCall, complete_with_tools
-from kb.answer.llm import ChatModel, LLMError, OpenAIChatModel, TokenUsage
+from kb.answer.deltas import TokenUsage
+from kb.answer.llm import ChatModel, OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.answer.prompts import AGENT_FINISH, AGENT_SCOPE, AGENT_SYSTEM_PROMPT, AGENT_TOOL_CALL, AGENT_TRACE_START, EMPTY_KB
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever
 from kb.settings import Settings
 from kb.answer.sources import build_sources
-from kb.agent.tools import KnowledgeTools, ToolError, citation, tool_schemas
+from kb.agent.tools import KnowledgeTools, citation, tool_schemas
 from kb.turn import Source, TurnRequest
 
 MAX_ROUNDS = 5  # model calls that may ask for tools; then it must answer
 TOOL_RESULT_CHARS = 12000  # a tool result is cut to this many characters before it goes back to the model
 _CITE = re.compile(r"\[([^\[\]\n#]+)#([^\[\]\n]+)\]")
 _BLOCK_CITE = re.compile(r"^(\*\*.+\*\*（《.*》）)\[(\d+)\]$", re.M)
-
-
-class AgentModeError(AnnexError):
-    """Agent mode is on but there is no model that can call tools."""
 
 
 class AgentPipeline(Pipeline):
@@ -49,11 +46,6 @@ class AgentPipeline(Pipeline):
         self.agent_model: OpenAIChatModel = model
         self.tools = KnowledgeTools(read_models, retriever, read_models.graph)
         self.schemas = tool_schemas(self.tools)
-
-    @classmethod
-    def from_pipeline(cls, pipeline: Pipeline) -> AgentPipeline:
-        """The agent over the same stores, retriever, history and model as a plain pipeline."""
-        return cls(pipeline.settings, pipeline.read, pipeline.retriever, pipeline.history, pipeline.model)
 
     @property
     def model_name(self) -> str:
@@ -119,8 +111,9 @@ class AgentPipeline(Pipeline):
             messages.append({"role": "assistant", "content": reply.content or None, "tool_calls": [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                 for c in reply.tool_calls]})
+            tools = self.tools.within(request.library_ids)  # the turn sees only the libraries it is scoped to
             for call in reply.tool_calls:
-                arguments, result, summary = self._call(call, request, gathered)
+                arguments, result, summary = self._call(tools, call, request, gathered)
                 line = AGENT_TOOL_CALL.format(name=call.name, arguments=_short(arguments), summary=summary)
                 line = " ".join(line.split("\n"))
                 trace.append(line)
@@ -131,7 +124,8 @@ class AgentPipeline(Pipeline):
                     content = content[:TOOL_RESULT_CHARS] + f"…（已截断，共 {len(content)} 字）"
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
-    def _call(self, call: ToolCall, request: TurnRequest, gathered: _Gathered) -> tuple[dict, Any, str]:
+    def _call(self, tools: KnowledgeTools, call: ToolCall, request: TurnRequest,
+              gathered: _Gathered) -> tuple[dict, Any, str]:
         """Run one tool call; a bad call becomes an {"error": …} result the model can read and correct."""
         try:
             arguments = json.loads(call.arguments or "{}")
@@ -143,7 +137,7 @@ class AgentPipeline(Pipeline):
             message = f"No tool {call.name!r}; the tools are: {', '.join(self.tools_names)}."
             return arguments, {"error": message}, f"错误：{message}"
         try:
-            inspect.signature(getattr(self.tools, call.name)).bind(**arguments)
+            inspect.signature(getattr(tools, call.name)).bind(**arguments)
         except TypeError as exc:
             return arguments, {"error": f"{call.name}: {exc}"}, f"错误：{exc}"
         try:
@@ -153,10 +147,10 @@ class AgentPipeline(Pipeline):
                     raise ToolError(f"This question is limited to the libraries {', '.join(request.library_ids)}; "
                                     f"search one of them, or leave library empty.")
                 libraries = (library,) if library else request.library_ids
-                result: Any = self.tools.search(arguments["query"], arguments.get("top_k", 8), libraries,
+                result: Any = tools.search(arguments["query"], arguments.get("top_k", 8), libraries,
                                                 request.document_id)
             else:
-                result = getattr(self.tools, call.name)(**arguments)
+                result = getattr(tools, call.name)(**arguments)
         except ToolError as exc:
             return arguments, {"error": str(exc)}, f"错误：{exc}"
         gathered.add(call.name, result)
@@ -244,9 +238,3 @@ def _sum(usage: list[TokenUsage]) -> dict | None:
     return asdict(TokenUsage(*(sum(getattr(u, f) for u in usage) for f in ("prompt_tokens", "completion_tokens",
                                                                               "total_tokens"))))
 
-
-def make_pipeline(service: Any) -> Pipeline:
-    """The service's pipeline, or the agent over it when settings.agent_mode is on."""
-    if service.settings.agent_mode and not isinstance(service.pipeline, AgentPipeline):
-        return AgentPipeline.from_pipeline(service.pipeline)
-    return service.pipeline

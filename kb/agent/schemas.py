@@ -7,15 +7,11 @@ import types
 import typing
 from typing import Any, Callable, Sequence
 
-from kb.errors import AnnexError
+from kb.errors import SchemaError
 
 JSON_TYPES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array",
                                tuple: "array", dict: "object"}
 _ARG = re.compile(r"^\s+(\w+)(?: \([^)]*\))?: (.+)$")
-
-
-class SchemaError(AnnexError):
-    """A tool's parameter has a type that no JSON schema type stands for."""
 
 
 def function_schemas(owner: object, names: Sequence[str]) -> list[dict]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kb.answer.llm import LLMError, OpenAIChatModel, ThinkTagSplitter, TokenUsage
+from kb.errors import LLMError
+from kb.answer.deltas import ThinkTagSplitter, TokenUsage
+from kb.answer.llm import OpenAIChatModel
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,8 @@
-"""The retrieval tools of agent mode and the MCP server: plain, read-only methods over the open stores.
+"""The retrieval tools of agent mode and the MCP server: plain, read-only methods over the read models.
+
+They read what the pipeline reads (the snapshot: documents, catalog, the graph view for paths and the hop) and
+only what their reader lets them see: the MCP server hands them the shared libraries (SharedReads), an agent turn
+the libraries its request is scoped to (`within`). The graph store is read only for a whole stored document.
 
 The tool methods keep Google-style docstrings (not one line): their `Args:` become the parameter descriptions
 of the MCP schema (Gradio parses them) and of the agent's function schemas (tool_schemas below).
@@ -11,11 +15,11 @@ from typing import Any, Sequence
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore, attachment_node_id
 from kb.agent.schemas import function_schemas
-from kb.errors import AnnexError
+from kb.errors import ToolError
 from kb.answer.hop import HopResult, post_answer_hop
 from graph.neighbourhood import neighbourhood
 from kb.answer.prompts import ATTACHMENT_SECTION
-from kb.search.readmodels import ReadModels, Snapshot
+from kb.search.readmodels import LibraryReads, Reads, Snapshot
 from kb.search.retrieval import Retriever
 from kb.answer.section import extract_section
 from kb.turn import Hit, TurnRequest
@@ -26,10 +30,6 @@ MAX_HOPS = 3
 _LIST_HINT = "call search_by_tags with an empty keyword to list every document (id, file name, title)"
 
 
-class ToolError(AnnexError):
-    """A tool argument names nothing or is out of range; the message says how to find a valid value."""
-
-
 def citation(file: str, heading: str) -> str:
     """How a passage is cited: [文件名#标题]."""
     return f"[{file}#{heading}]"
@@ -38,11 +38,19 @@ def citation(file: str, heading: str) -> str:
 class KnowledgeTools:
     """search_chunks, search_by_tags, get_document, resolve_attachments and graph_neighbors over one knowledge base."""
 
-    def __init__(self, read: ReadModels, retriever: Retriever, graph: GraphStore) -> None:
+    def __init__(self, read: Reads, retriever: Retriever, graph: GraphStore) -> None:
         self.read = read
         self.retriever = retriever
         self.graph = graph
         self._headings: dict[tuple[int, str], list[tuple[int, str]]] = {}
+
+    def within(self, libraries: Sequence[str]) -> KnowledgeTools:
+        """The same tools seeing only these libraries (of what this reader sees); every library if empty."""
+        if not libraries:
+            return self
+        scoped = KnowledgeTools(LibraryReads.of(self.read, libraries), self.retriever, self.graph)
+        scoped._headings = self._headings
+        return scoped
 
     @classmethod
     def from_service(cls, service: Any) -> KnowledgeTools:
@@ -66,7 +74,7 @@ class KnowledgeTools:
     def search(
         self, query: str, top_k: int = 8, libraries: Sequence[str] = (), document_id: str | None = None
     ) -> list[dict]:
-        """search_chunks over several libraries and optionally one document (what agent mode calls)."""
+        """search_chunks over several libraries (empty: every library this reader sees) and optionally one document."""
         query = query.strip() if isinstance(query, str) else ""
         if not query:
             raise ToolError("search_chunks needs a query: a question or keywords.")
@@ -78,10 +86,13 @@ class KnowledgeTools:
             if library not in snapshot.libraries:
                 names = ", ".join(sorted(snapshot.libraries)) or "none yet"
                 raise ToolError(f"Unknown library {library!r}; the libraries are: {names}.")
-        hits = self.retriever.retrieve(query, TurnRequest(query, library_ids=tuple(libraries), document_id=document_id,
+        scope = tuple(libraries) or tuple(sorted(snapshot.libraries))  # explicit, so nothing unseen is searched
+        if not scope:
+            return []  # this reader sees no document
+        hits = self.retriever.retrieve(query, TurnRequest(query, library_ids=scope, document_id=document_id,
                                                           top_k=top_k))
         cited: dict[str, list[dict]] = {}
-        for path in self.graph.attachment_paths([h.chunk_id for h in hits], 1) if hits else []:
+        for path in snapshot.view.attachment_paths([h.chunk_id for h in hits], 1) if hits else []:
             info = snapshot.catalog.get(path.doc_id, path.labels[0])
             cited.setdefault(path.chunk_id, []).append({
                 "label": path.labels[0], "title": info.title if info else "", "mention": path.mentions[0],
@@ -158,7 +169,7 @@ class KnowledgeTools:
         catalog = snapshot.catalog
         if doc.strip():
             catalog = AttachmentCatalog(catalog.of_documents([self._find(doc, snapshot, "resolve_attachments")]))
-        return post_answer_hop(answer, self.graph, catalog, [], None)
+        return post_answer_hop(answer, snapshot.view, catalog, [], None)
 
     def graph_neighbors(self, node_id: str, hops: int = 1) -> dict:
         """The nodes around one node of the knowledge graph: a document's attachments, which attachments a chunk cites.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from kb.errors import AnnexError
+from kb.errors import UnknownConversation
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -29,14 +29,6 @@ CREATE TABLE IF NOT EXISTS message_links (
 );
 CREATE INDEX IF NOT EXISTS links_by_message ON message_links(message_id);
 """
-
-
-class UnknownConversation(AnnexError):
-    """A conversation id that is not stored."""
-
-    def __init__(self, conversation_id: str) -> None:
-        super().__init__(f"Unknown conversation id {conversation_id!r}; start a new conversation (leave the id empty).")
-        self.conversation_id = conversation_id
 
 
 @dataclass(frozen=True)

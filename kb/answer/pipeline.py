@@ -1,4 +1,9 @@
-"""One turn: question → retrieval → graph prefetch → prompt → model → post-answer hop, as a typed event stream."""
+"""One turn: question → retrieval → graph prefetch → prompt → model → post-answer hop, as a typed event stream.
+
+Past ~300 lines on purpose: Pipeline's steps read top to bottom in the order a turn runs them, and agent mode
+(kb/agent/pipeline.py) reuses them one by one; the parts with a job of their own already live beside it
+(context.py fits the prompt, hop.py, gaps.py, sources.py, history.py, offline.py).
+"""
 from __future__ import annotations
 
 import logging
@@ -9,12 +14,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Generator, Iterator
 
 from kb.answer.context import Fitted, estimate_tokens, fit
-from kb.errors import AnnexError
+from kb.errors import AnnexError, InvalidRequest, LLMError, UnknownDocument, UnknownLibrary
 from kb.answer.events import Event, jsonable
 from kb.answer.gaps import find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
 from kb.answer.hop import HopResult, post_answer_hop, without_block
-from kb.answer.llm import ChatModel, LLMError
+from kb.answer.llm import ChatModel
 from kb.answer.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
 from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
@@ -26,30 +31,6 @@ from kb.turn import MAX_LIBRARY_IDS, RANGES, GraphPath, Hit, Source, TurnRequest
 
 log = logging.getLogger(__name__)
 _NAMED_DROPS = 8  # sources named one by one in the context-window note; the rest are counted
-
-
-class InvalidRequest(AnnexError):
-    """A request field has a value the pipeline cannot use; nothing was stored."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class UnknownDocument(InvalidRequest):
-    """A documentId that is not stored."""
-
-    def __init__(self, document_id: str) -> None:
-        super().__init__("documentId", f"Unknown document {document_id!r}.")
-
-
-class UnknownLibrary(AnnexError):
-    """A library id that holds no documents."""
-
-    def __init__(self, library: str, known: set[str]) -> None:
-        names = ", ".join(sorted(known)) or "none yet"
-        super().__init__(f"Unknown library {library!r}; the libraries are: {names}.")
-        self.library = library
 
 
 @dataclass

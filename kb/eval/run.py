@@ -19,7 +19,7 @@ from typing import Sequence
 from kb.answer.fold import TurnFold, fold_events
 from kb.answer.hop import without_block, POST_HOP
 from kb.eval.baselines import KeywordPipeline, NaivePipeline
-from kb.errors import AnnexError
+from kb.errors import AnnexError, EvalError
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest.ingestor import expand_paths
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS
@@ -33,10 +33,6 @@ from kb.turn import TurnRequest
 
 MODES: dict[str, type[Pipeline]] = {"graph": Pipeline, "naive": NaivePipeline, "keyword": KeywordPipeline}
 OWNER = "annex-eval"  # conversations the evaluation leaves in a --store's history carry this owner
-
-
-class EvalError(AnnexError):
-    """The evaluation cannot start: no corpus, no questions."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,9 +16,8 @@ from docx.table import Table
 from lxml import etree
 
 from kb.errors import ParseError
-from kb.model import Heading
+from kb.model import CELL_SEPARATOR, Heading
 
-CELL_SEPARATOR = " | "
 UNPACKED_FACTOR = 10  # a .docx may unpack to this many times ANNEX_MAX_FILE_MB (XML is ~5-25x its zip)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _RESAVE = "open it in Word (which offers to repair it) and save it again as .docx."

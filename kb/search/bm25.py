@@ -25,7 +25,7 @@ class IndexedChunk:
     start: int
     end: int
     text: str
-    context: str = ""  # indexed before the text (kb/chunking.indexed_texts); never shown
+    context: str = ""  # indexed before the text (kb/search/indexed_text.py); never shown
 
 
 class BM25Index:

@@ -11,22 +11,18 @@ from chromadb.config import Settings as ChromaSettings
 from chromadb.errors import ChromaError
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from kb.ingest.chunking import indexed_texts
 from kb.search.embedding_cache import with_cache
-from kb.errors import AnnexError
+from kb.errors import VectorStoreError
 from kb.model import BODY, Chunk, Document
 from kb.settings import Settings, load_settings
 from kb.search.embeddings import make_embedder
+from kb.search.indexed_text import indexed_texts
 from kb.search.vectors import ATTACHMENT_COLLECTION, BODY_COLLECTION, Embedder, VectorHit
 
 COLLECTIONS = (BODY_COLLECTION, ATTACHMENT_COLLECTION)
 _CHROMA_ERRORS = (ChromaError, ValueError, httpx.HTTPError)
 _PAGE = 5000  # rows per get() page when listing document ids
 _IDS_PER_GET = 500  # document ids per `doc_id $in` filter
-
-
-class VectorStoreError(AnnexError):
-    """Chroma failed; the message says what was attempted and what to do."""
 
 
 @register_embedding_function

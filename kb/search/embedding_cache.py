@@ -10,7 +10,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from kb.search.embeddings import EmbeddingError
+
+from kb.errors import EmbeddingCacheError
 from kb.search.vectors import Embedder
 
 _SCHEMA = """
@@ -26,10 +27,6 @@ CREATE TABLE IF NOT EXISTS vectors (
 _LOOKUP = 500  # keys per SELECT ... IN (...), well under SQLite's parameter limit
 _WRITE_EVERY = 64  # texts embedded between two writes (≈ 15 s of e5 on 2 cores)
 _KIND = "passage"  # only passages are cached: each question is new, and would otherwise sit on disk
-
-
-class EmbeddingCacheError(EmbeddingError):
-    """The cache file cannot be read or written."""
 
 
 class CachedEmbedder:

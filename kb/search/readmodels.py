@@ -2,15 +2,21 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Protocol
 
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
-from kb.ingest.chunking import indexed_texts
 from kb.model import Chunk
+from kb.search.indexed_text import indexed_texts
 from kb.search.bm25 import BM25Index, IndexedChunk, TokenCache
-from kb.ingest.ingestor import Ingestor
+
+
+class Writes(Protocol):
+    """The writer the read models follow (kb.ingest.ingestor.Ingestor): its counter of writes and deletes."""
+
+    generation: int  # bumped on every write or delete
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,7 @@ class Snapshot:
 class ReadModels:
     """Hands out the current Snapshot, rebuilding it once after each write or delete."""
 
-    def __init__(self, graph: GraphStore, ingestor: Ingestor) -> None:
+    def __init__(self, graph: GraphStore, ingestor: Writes) -> None:
         self.graph = graph
         self.ingestor = ingestor
         self._snapshot: Snapshot | None = None
@@ -67,3 +73,40 @@ class ReadModels:
         view = GraphView(stored, edges)
         citing = frozenset(e.chunk_id for e in edges if e.chunk_id)
         return Snapshot(generation, BM25Index(chunks, self.tokens, citing), catalog, documents, view)
+
+
+class Reads(Protocol):
+    """What a reader of the read models calls: ReadModels, or LibraryReads restricting it."""
+
+    graph: GraphStore
+
+    def current(self) -> Snapshot:
+        """The current snapshot."""
+
+
+class LibraryReads:
+    """The read models as a reader restricted to some libraries sees them: the other libraries' documents and
+    attachments are not in its snapshots, so they cannot be listed, opened, resolved or walked through it."""
+
+    def __init__(self, read: Reads, keep: Callable[[str], bool]) -> None:
+        self.read = read
+        self.graph = read.graph
+        self.keep = keep
+        self._cache: tuple[Snapshot, Snapshot] | None = None
+
+    @classmethod
+    def of(cls, read: Reads, libraries: Iterable[str]) -> LibraryReads:
+        """The read models restricted to these libraries."""
+        return cls(read, frozenset(libraries).__contains__)
+
+    def current(self) -> Snapshot:
+        """The current snapshot without the documents of other libraries and their attachments."""
+        snapshot = self.read.current()
+        cached = self._cache
+        if cached is not None and cached[0] is snapshot:
+            return cached[1]
+        documents = {k: d for k, d in snapshot.documents.items() if self.keep(d.library)}
+        kept = snapshot if len(documents) == len(snapshot.documents) else replace(
+            snapshot, documents=documents, catalog=AttachmentCatalog(snapshot.catalog.of_documents(list(documents))))
+        self._cache = (snapshot, kept)
+        return kept

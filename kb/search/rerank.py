@@ -8,12 +8,8 @@ import urllib.request
 from collections import Counter
 from typing import Protocol, Sequence
 
-from kb.errors import AnnexError
+from kb.errors import RerankError
 from kb.search.tokens import tokenize
-
-
-class RerankError(AnnexError):
-    """The rerank endpoint failed."""
 
 
 class Reranker(Protocol):

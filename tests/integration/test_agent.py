@@ -8,7 +8,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from kb.agent.pipeline import MAX_ROUNDS, AgentModeError, AgentPipeline, make_pipeline
+from kb.errors import AgentModeError
+from kb.agent.pipeline import MAX_ROUNDS, AgentPipeline
 from kb.answer.llm import OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest
@@ -126,17 +127,18 @@ def test_when_the_model_fails_the_offline_answerer_answers_and_says_so(service, 
 
 
 def test_agent_mode_without_a_model_is_refused_with_the_fix(service):
+    p = service.pipeline
     with pytest.raises(AgentModeError, match="ANNEX_LLM_BASE_URL"):
-        AgentPipeline.from_pipeline(service.pipeline)
+        AgentPipeline(p.settings, p.read, p.retriever, p.history, p.model)
 
 
 def test_the_http_stream_carries_the_tool_calls_when_agent_mode_is_on(service, fake):
     p = service.pipeline
     model = OpenAIChatModel(fake.base_url, "test-key", "qwen-test", timeout=5.0, max_retries=0)
-    with_model = replace(service, pipeline=Pipeline(p.settings, p.read, p.retriever, p.history, model))
-    assert make_pipeline(with_model) is with_model.pipeline  # agent mode is off by default
-    agent_service = replace(with_model, settings=replace(service.settings, agent_mode=True))
-    agent_service = replace(agent_service, pipeline=make_pipeline(agent_service))
+    assert not service.settings.agent_mode and type(service.pipeline) is Pipeline  # agent mode is off by default
+    settings = replace(service.settings, agent_mode=True)  # built the way kb/service.py builds it when on
+    agent_service = replace(service, settings=settings,
+                            pipeline=AgentPipeline(settings, p.read, p.retriever, p.history, model))
     assert isinstance(agent_service.pipeline, AgentPipeline)
     fake.add(Script(tool_calls=[_call("search_chunks", query="冲锋舟")]), Script(content=ANSWER))
     app = FastAPI()
@@ -147,3 +149,47 @@ def test_the_http_stream_carries_the_tool_calls_when_agent_mode_is_on(service, f
     tool_events = [json.loads(d[len("data: "):]) for e, d in events if e == "event: thinking" and '"agent"' in d]
     assert [t["tool"] for t in tool_events] == ["search_chunks"]
     assert events[-1][0] == "event: done"
+
+
+SECRET = "暗号：青龙七号"
+SECRET_DOC = "保密物资预案.md"
+SECRET_TEXT = f"# 保密物资预案\n\n保密物资的存放地点详见附件1。\n\n附件1 保密物资清单\n\n{SECRET}，存放于七号库。\n"
+
+
+def test_an_agent_turn_cannot_read_another_sessions_private_document_through_any_tool(service, fake, tmp_path):
+    path = tmp_path / SECRET_DOC
+    path.write_text(SECRET_TEXT, encoding="utf-8")
+    alice = service.sessions.library_for_upload("alice")
+    [result] = service.stores.ingestor.ingest([path], alice, tags=["保密"])
+    doc_id = result.doc_id
+    try:
+        assert result.status == "ingested" and service.read.current().catalog.get(doc_id, "附件1") is not None
+        calls = [_call("search_chunks", query="暗号 青龙七号 保密物资"), _call("search_by_tags", keyword=""),
+                 _call("search_by_tags", keyword="保密"), _call("get_document", doc=doc_id),
+                 _call("get_document", doc=SECRET_DOC), _call("get_document", doc="保密物资预案"),
+                 _call("resolve_attachments", text="附件1-保密物资清单"),
+                 _call("resolve_attachments", text="附件1-保密物资清单", doc=doc_id),
+                 _call("graph_neighbors", node_id=doc_id, hops=2),
+                 _call("graph_neighbors", node_id=f"{doc_id}:附件1"),
+                 _call("search_chunks", query="暗号", library=alice)]
+        calls = [{**c, "id": f"call_{i}"} for i, c in enumerate(calls)]
+
+        def tool_results(session: str) -> list[str]:
+            fake.requests.clear()
+            fake.add(Script(tool_calls=calls), Script(content=["不知道。\n"]))
+            request = service.sessions.scope(TurnRequest("暗号是什么？"), session)
+            list(_agent(service, fake).run(request))
+            return [m["content"] for m in fake.requests[1]["messages"] if m["role"] == "tool"]
+
+        bob = tool_results("bob")
+        assert len(bob) == len(calls)
+        leaked = [(c["name"], r) for c, r in zip(calls, bob) if "青龙" in r or "七号库" in r or '"保密"' in r]
+        assert leaked == []
+        assert all(doc_id not in r for c, r in zip(calls, bob) if c["name"] in ("search_chunks", "search_by_tags"))
+        # The same calls from the owner's session do reach it: the tools work, the scope is what hid it from bob.
+        own = tool_results("alice")
+        assert SECRET in own[0] and doc_id in own[1] and SECRET in own[3] and SECRET in own[6]
+        assert f"{doc_id}:附件1" in own[8]
+    finally:
+        service.sessions.end("alice")
+    assert doc_id not in service.read.current().documents

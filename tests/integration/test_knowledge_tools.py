@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pytest
 
+from kb.errors import ToolError
 from graph.prefetch import attachment_text
 from kb.service import open_service
 from kb.settings import load_settings
-from kb.agent.tools import KnowledgeTools, ToolError
+from kb.agent.tools import KnowledgeTools
 from tests.conftest import DEMO_CORPUS
 
 TAGGED = "---\ntags: [防汛, 演练]\n---\n# 演练记录\n\n2024年6月开展防汛应急演练。\n"
@@ -67,7 +68,8 @@ def test_resolve_attachments_in_one_document_and_an_honest_miss_across_template_
     demo_doc = next(d for d in service.stores.graph.list_documents("demo") if d.name == "西岭街道防汛应急预案.txt")
     [item] = tools.resolve_attachments("附件4-防汛抢险物资储备清单", doc=demo_doc.id)["items"]
     assert item["resolved"] and item["doc_id"] == demo_doc.id and "冲锋舟：5艘" in item["content"]
-    assert item["content"] == attachment_text(service.stores.graph.attachment_chunks(demo_doc.id, "附件4"))
+    key = (demo_doc.id, "附件4")
+    assert item["content"] == attachment_text(service.stores.graph.attachments_chunks([key])[key])
     [miss] = tools.resolve_attachments("附件4-防汛抢险物资储备清单")["items"]  # 东岭, 西岭 and drills all have one
     assert not miss["resolved"] and "pass doc" in miss["why"]
     with pytest.raises(ToolError, match="needs text"):

@@ -8,7 +8,9 @@ import urllib.request
 
 import pytest
 
-from kb.answer.llm import LLMError, ModelDelta, OpenAIChatModel, TokenUsage
+from kb.errors import LLMError
+from kb.answer.deltas import ModelDelta, TokenUsage
+from kb.answer.llm import OpenAIChatModel
 from kb.settings import Settings
 from tests.fake_openai import FakeChatServer, Script
 

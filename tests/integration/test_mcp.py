@@ -70,7 +70,7 @@ def test_search_then_resolve_attachments_return_what_the_stores_hold(url, servic
     assert hits[0]["cite"] == "[东岭街道防汛应急预案.md#附件4 防汛抢险物资储备清单]"
     [item] = json.loads(resolve.content[0].text)["items"]
     assert item["resolved"] and item["label"] == "附件4" and item["match"] == "exact_label"
-    stored = service.stores.graph.attachment_chunks(item["doc_id"], "附件4")
+    stored = service.stores.graph.attachments_chunks([(item["doc_id"], "附件4")])[(item["doc_id"], "附件4")]
     assert item["content"] == attachment_text(stored)
 
 

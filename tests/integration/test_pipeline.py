@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from kb.errors import InvalidRequest, UnknownConversation, UnknownLibrary
 from kb.answer.events import EVENT_TYPES
-from kb.answer.history import UnknownConversation
-from kb.answer.pipeline import InvalidRequest, UnknownLibrary
 from kb.answer.prompts import EMPTY_KB, NO_ANSWER
 from kb.settings import load_settings
 from kb.service import open_service

@@ -7,7 +7,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kb.search.rerank import EndpointReranker, RerankError
+from kb.errors import RerankError
+from kb.search.rerank import EndpointReranker
 from kb.turn import TurnRequest
 
 

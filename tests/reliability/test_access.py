@@ -16,8 +16,9 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from kb.errors import NothingToSearch
 from kb.service import open_service
-from kb.session_libraries import PRIVATE_PREFIX, NothingToSearch, is_private
+from kb.model import PRIVATE_PREFIX, is_private
 from kb.settings import load_settings
 from kb.turn import TurnRequest
 from tests.demo_service import open_demo_service

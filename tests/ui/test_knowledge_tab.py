@@ -7,7 +7,7 @@ from dataclasses import replace
 import gradio as gr
 import pytest
 
-from kb.session_libraries import PRIVATE_PREFIX
+from kb.model import PRIVATE_PREFIX
 from ui.library.tab import KnowledgeBase
 
 PLAN = "# 北湖仓储消防预案\n\n夜间巡查路线详见附件1，灭火器位置见附件2，消防泵房钥匙见附件7。\n\n附件1：夜间巡查路线\n\n一号库→二号库→泵房。\n"

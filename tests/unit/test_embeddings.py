@@ -16,7 +16,9 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from kb.search.embeddings import EmbeddingError, HashEmbedder, OpenAIEmbedder, make_embedder
+from kb.errors import EmbeddingError
+from kb.search.embeddings import OpenAIEmbedder, make_embedder
+from kb.search.hash_embedding import HashEmbedder
 from kb.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +62,7 @@ def test_deterministic_and_independent_of_batch_neighbours() -> None:
 def test_same_vectors_in_a_fresh_process_with_another_hash_seed() -> None:
     here = hashlib.sha256(HashEmbedder().embed(TEXTS).tobytes()).hexdigest()
     script = (
-        "import hashlib, json, sys; from kb.search.embeddings import HashEmbedder;"
+        "import hashlib, json, sys; from kb.search.hash_embedding import HashEmbedder;"
         "print(hashlib.sha256(HashEmbedder().embed(json.loads(sys.argv[1])).tobytes()).hexdigest())"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "12345"}

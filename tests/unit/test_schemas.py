@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.agent.schemas import SchemaError, function_schema
+from kb.errors import SchemaError
+from kb.agent.schemas import function_schema
 
 
 class _Tools:

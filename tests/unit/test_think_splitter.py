@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.answer.llm import ModelDelta, ThinkTagSplitter
+from kb.answer.deltas import ModelDelta, ThinkTagSplitter
 
 FULL = "前言<think>先查附件三。</think>\n\n答案见附件3。"
 

@@ -5,12 +5,13 @@ from types import SimpleNamespace
 
 import pytest
 
+from kb.errors import ToolError
 from kb.agent.pipeline import _Gathered
 from kb.ingest.assemble import build_document
 from kb.answer.hop import HopResult
 from graph.neighbourhood import document_graph, neighbourhood
 from kb.ingest.parsing import parse_file
-from kb.agent.tools import KnowledgeTools, ToolError, _integer, citation, tool_schemas
+from kb.agent.tools import KnowledgeTools, _integer, citation, tool_schemas
 from kb.turn import Source
 from tests.conftest import DEMO_CORPUS
 

@@ -12,8 +12,7 @@ from typing import Any, Iterator, Sequence
 
 import gradio as gr
 
-from kb.errors import AnnexError
-from kb.answer.history import UnknownConversation
+from kb.errors import AnnexError, UnknownConversation
 from kb.service import Service
 from kb.turn import TurnRequest
 from ui.chat import citations, paths_figure, thinking

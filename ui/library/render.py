@@ -7,7 +7,7 @@ from typing import Sequence
 
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import BODY, Document, IngestResult
-from kb.session_libraries import is_private
+from kb.model import is_private
 from ui.safe import clip, h
 
 STATUS = MappingProxyType({

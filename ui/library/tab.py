@@ -15,9 +15,10 @@ from typing import Any, Callable, Sequence
 import gradio as gr
 import plotly.graph_objects as go
 
+from kb.errors import ReservedLibrary
 from kb.ingest.parsing import SUPPORTED_EXTENSIONS
 from kb.service import Service
-from kb.session_libraries import ReservedLibrary, check_shared_name, is_private
+from kb.session_libraries import check_shared_name, is_private
 from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
                           ingest_results_html, library_choices, lifetime)
 from kb.ingest.uploads import ingest_uploads
