@@ -22,6 +22,7 @@ MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes 
 TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
 NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
+TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
 LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 # What a question asks for, from its question words.
@@ -38,6 +39,7 @@ _COUNTED_BEFORE = re.compile(
 )  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _PARTS = re.compile(r"[？?]")
+_CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset("内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
@@ -166,10 +168,19 @@ class ExtractiveAnswerer:
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
+        held: dict[str, set[str]] = {}
+        for (source, _, _, _), tokens in zip(units, token_sets):
+            held.setdefault(source.doc_id, set()).update(tokens)
+        ruled_out = _not_named(sources, weights, held)
+        named = _title_scores(sources, weights, idf)
+        present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
+        misnamed = _misnamed(question, sources, present)
         candidates = []
         for (source, position, text, header), tokens in zip(units, token_sets):
             if not tokens:
                 continue
+            if source.doc_id in ruled_out or source.doc_id in misnamed:
+                continue  # the question names another document, or one the knowledge base does not have
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
@@ -196,16 +207,57 @@ class ExtractiveAnswerer:
         best = candidates[0].coverage
         out: list[_Candidate] = []
         seen: set[str] = set()
-        home = candidates[0].source.doc_id
+        # Of the documents that answer (nearly) as well, the one the question names most is the one it asks about.
+        near = [c for c in candidates if c.coverage >= best * TWIN_SHARE]
+        home = max(near, key=lambda c: named.get(c.source.doc_id, 0.0)).source.doc_id
         for c in candidates:
             key = c.text.strip()
             # Quote one document, unless another matches (nearly) as well: two plans from one template
             # answer the same question with different facts.
-            floor = max(MIN_COVERAGE, best * (0.75 if c.source.doc_id == home else 0.95))
+            if c.source.doc_id != home and named.get(c.source.doc_id, 0.0) < named.get(home, 0.0):
+                continue  # the question names the first answer's document (园区… of 绿洲化工园区) more than this one
+            floor = max(MIN_COVERAGE, best * (0.75 if c.source.doc_id == home else TWIN_SHARE))
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
         return out
+
+
+def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
+    """Per document, how much of the question its title holds (西岭街道… is about 西岭街道防汛应急预案)."""
+    score: dict[str, float] = {}
+    for s in sources:
+        if s.doc_id not in score:
+            title = _words(s.doc_title)
+            score[s.doc_id] = sum(weights[t] * idf[t] for t in weights if t in title)
+    return score
+
+
+def _not_named(sources: Sequence[Source], weights: Mapping[str, float],
+               held: Mapping[str, set[str]]) -> set[str]:
+    """The documents the question rules out: it names another by a word of that one's title that this one neither
+    bears in its title nor uses in its text (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
+    titles = {s.doc_id: _words(s.doc_title) for s in sources}
+    naming = {t for t in weights if len(t) > 1 and any(t in title for title in titles.values())}
+    return {doc_id for doc_id, title in titles.items()
+            if any(t not in title and t not in held.get(doc_id, set()) for t in naming)}
+
+
+def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> set[str]:
+    """The documents the question names with a word their title lacks and no source holds (绿洲化工园区*地震*应急预案
+    when the plan is 绿洲化工园区突发环境事件应急预案): it asks about a document the knowledge base does not have."""
+    clauses = [tokenize(c) for c in _CLAUSE.split(question)]
+    out = set()
+    for s in sources:
+        title = _words(s.doc_title)
+        for tokens in clauses:
+            inside = [i for i, t in enumerate(tokens) if t in title]
+            if len(inside) < 2:
+                continue
+            between = tokens[inside[0] + 1 : inside[-1]]
+            if any(len(t) > 1 and t not in title and t not in present for t in between):
+                out.add(s.doc_id)
+    return out
 
 
 def _introduced(intro: _Candidate) -> list[_Candidate]:
