@@ -157,7 +157,11 @@ class ExtractiveAnswerer:
         units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
-        token_sets = [_words(text) if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
+        # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
+        # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
+        words = frozenset(t for t in weights if len(t) > 1)
+        token_sets = [_words(text) | frozenset(t for t in words if t in _fold(text))
+                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - _words(header) if header else tokens

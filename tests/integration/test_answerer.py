@@ -139,6 +139,10 @@ TWINS = {
         "",
         "1．抽水泵：12台，存放于园区物资库。",
         "2．编织袋：3000条，存放于园区物资库。",
+        "",
+        "附件2：防汛值班报告表",
+        "",
+        "说明：本表一式三份，分别报送街道办、区应急局。",
     ]),
     "南湾物流园防汛应急预案.md": "\n".join([
         "# 南湾物流园防汛应急预案",
@@ -178,6 +182,11 @@ def test_a_question_about_a_named_document_is_not_answered_from_its_twin(twins):
     t = ask(twins, "北湾化工园区近三年汛期最大日降雨量是多少毫米？")
     assert NO_ANSWER in t["answer"] and "180" not in t["answer"]
     assert "180毫米" in ask(twins, "南湾物流园近三年汛期最大日降雨量是多少毫米？")["quoted"]
+
+
+def test_a_question_word_jieba_cuts_otherwise_in_the_text_still_counts(twins):
+    # jieba reads 一式几份 as 一式/几份 but 本表一式三份 as 本表/一/式/三份: the written word is what counts
+    assert "本表一式三份" in ask(twins, "防汛值班报告表一式几份？")["quoted"]
 
 
 def test_a_question_naming_a_document_the_knowledge_base_lacks_is_declined(twins):
