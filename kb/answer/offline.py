@@ -160,7 +160,8 @@ class ExtractiveAnswerer:
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
         words = frozenset(t for t in weights if len(t) > 1)
-        token_sets = [_words(text) | frozenset(t for t in words if t in _fold(text))
+        # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
+        token_sets = [_words(_LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
                       if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
@@ -304,15 +305,20 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
         if s.label:
             about[s.n] |= ATTACHED  # "预案里附了哪些…": any attachment is what is attached
     for s in sources:
-        if not (s.prefetched and s.via):
+        if not s.label:
             continue
         for other in sources:
-            if other.doc_id != s.doc_id or other.prefetched or s.via not in other.text:
+            if other.doc_id != s.doc_id or other.label or other.prefetched:
                 continue
             for text, _ in _units(other.text):
-                if s.via in text:
+                if (s.via and s.via in text) or _cites(text, s.label):
                     about[s.n] |= _words(text)
     return about
+
+
+def _cites(text: str, label: str) -> bool:
+    """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
+    return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
 
 
 def _read_units(text: str) -> list[tuple[str, str | None]]:

@@ -134,6 +134,7 @@ TWINS = {
         "",
         "本预案由北湾化工园区管委会应急管理部门编制。",
         "防汛物资见附件1。",
+        "年度演练安排见附件3。",
         "",
         "附件1：防汛物资清单",
         "",
@@ -143,6 +144,12 @@ TWINS = {
         "附件2：防汛值班报告表",
         "",
         "说明：本表一式三份，分别报送街道办、区应急局。",
+        "",
+        "附件3：年度演练计划",
+        "",
+        "1．5月：防汛桌面推演，地点为管委会会议室。",
+        "2．7月：城市内涝抢险实战演练，地点为园区东门。",
+        "3．9月：危化品仓库进水处置演练，地点为园区仓储区。",
     ]),
     "南湾物流园防汛应急预案.md": "\n".join([
         "# 南湾物流园防汛应急预案",
@@ -187,6 +194,12 @@ def test_a_question_about_a_named_document_is_not_answered_from_its_twin(twins):
 def test_a_question_word_jieba_cuts_otherwise_in_the_text_still_counts(twins):
     # jieba reads 一式几份 as 一式/几份 but 本表一式三份 as 本表/一/式/三份: the written word is what counts
     assert "本表一式三份" in ask(twins, "防汛值班报告表一式几份？")["quoted"]
+
+
+def test_a_list_item_is_read_without_its_number_and_about_the_sentence_that_cites_its_attachment(twins):
+    # 2．7月 is item 2 of 7月 (not 2.7); the plan's 年度演练安排见附件3 says what the items are: 安排
+    t = ask(twins, "北湾化工园区7月份安排的是什么演练？")
+    assert "城市内涝抢险实战演练" in t["quoted"] and "防汛桌面推演" not in t["quoted"]
 
 
 def test_a_question_naming_a_document_the_knowledge_base_lacks_is_declined(twins):
