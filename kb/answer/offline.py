@@ -22,6 +22,7 @@ MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes 
 TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
 NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
+TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
 LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 # What a question asks for, from its question words.
@@ -38,6 +39,7 @@ _COUNTED_BEFORE = re.compile(
 )  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _PARTS = re.compile(r"[？?]")
+_CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset("内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
@@ -155,7 +157,12 @@ class ExtractiveAnswerer:
         units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(_units(s.text))
                  if text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
-        token_sets = [_words(text) if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
+        # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
+        # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
+        words = frozenset(t for t in weights if len(t) > 1)
+        # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
+        token_sets = [_words(_LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
+                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - _words(header) if header else tokens
@@ -166,10 +173,19 @@ class ExtractiveAnswerer:
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
+        held: dict[str, set[str]] = {}
+        for (source, _, _, _), tokens in zip(units, token_sets):
+            held.setdefault(source.doc_id, set()).update(tokens)
+        ruled_out = _not_named(sources, weights, held)
+        named = _title_scores(sources, weights, idf)
+        present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
+        misnamed = _misnamed(question, sources, present)
         candidates = []
         for (source, position, text, header), tokens in zip(units, token_sets):
             if not tokens:
                 continue
+            if source.doc_id in ruled_out or source.doc_id in misnamed:
+                continue  # the question names another document, or one the knowledge base does not have
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
@@ -196,16 +212,57 @@ class ExtractiveAnswerer:
         best = candidates[0].coverage
         out: list[_Candidate] = []
         seen: set[str] = set()
-        home = candidates[0].source.doc_id
+        # Of the documents that answer (nearly) as well, the one the question names most is the one it asks about.
+        near = [c for c in candidates if c.coverage >= best * TWIN_SHARE]
+        home = max(near, key=lambda c: named.get(c.source.doc_id, 0.0)).source.doc_id
         for c in candidates:
             key = c.text.strip()
             # Quote one document, unless another matches (nearly) as well: two plans from one template
             # answer the same question with different facts.
-            floor = max(MIN_COVERAGE, best * (0.75 if c.source.doc_id == home else 0.95))
+            if c.source.doc_id != home and named.get(c.source.doc_id, 0.0) < named.get(home, 0.0):
+                continue  # the question names the first answer's document (园区… of 绿洲化工园区) more than this one
+            floor = max(MIN_COVERAGE, best * (0.75 if c.source.doc_id == home else TWIN_SHARE))
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
         return out
+
+
+def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
+    """Per document, how much of the question its title holds (西岭街道… is about 西岭街道防汛应急预案)."""
+    score: dict[str, float] = {}
+    for s in sources:
+        if s.doc_id not in score:
+            title = _words(s.doc_title)
+            score[s.doc_id] = sum(weights[t] * idf[t] for t in weights if t in title)
+    return score
+
+
+def _not_named(sources: Sequence[Source], weights: Mapping[str, float],
+               held: Mapping[str, set[str]]) -> set[str]:
+    """The documents the question rules out: it names another by a word of that one's title that this one neither
+    bears in its title nor uses in its text (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
+    titles = {s.doc_id: _words(s.doc_title) for s in sources}
+    naming = {t for t in weights if len(t) > 1 and any(t in title for title in titles.values())}
+    return {doc_id for doc_id, title in titles.items()
+            if any(t not in title and t not in held.get(doc_id, set()) for t in naming)}
+
+
+def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> set[str]:
+    """The documents the question names with a word their title lacks and no source holds (绿洲化工园区*地震*应急预案
+    when the plan is 绿洲化工园区突发环境事件应急预案): it asks about a document the knowledge base does not have."""
+    clauses = [tokenize(c) for c in _CLAUSE.split(question)]
+    out = set()
+    for s in sources:
+        title = _words(s.doc_title)
+        for tokens in clauses:
+            inside = [i for i, t in enumerate(tokens) if t in title]
+            if len(inside) < 2:
+                continue
+            between = tokens[inside[0] + 1 : inside[-1]]
+            if any(len(t) > 1 and t not in title and t not in present for t in between):
+                out.add(s.doc_id)
+    return out
 
 
 def _introduced(intro: _Candidate) -> list[_Candidate]:
@@ -248,15 +305,20 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
         if s.label:
             about[s.n] |= ATTACHED  # "预案里附了哪些…": any attachment is what is attached
     for s in sources:
-        if not (s.prefetched and s.via):
+        if not s.label:
             continue
         for other in sources:
-            if other.doc_id != s.doc_id or other.prefetched or s.via not in other.text:
+            if other.doc_id != s.doc_id or other.label or other.prefetched:
                 continue
             for text, _ in _units(other.text):
-                if s.via in text:
+                if (s.via and s.via in text) or _cites(text, s.label):
                     about[s.n] |= _words(text)
     return about
+
+
+def _cites(text: str, label: str) -> bool:
+    """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
+    return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
 
 
 def _read_units(text: str) -> list[tuple[str, str | None]]:

@@ -15,7 +15,10 @@ _DECOR = r"[#*\s>]*"
 _SEPARATOR = r"(?:\**\s*[：:、.．\-－—–_]+\s*|\**\s+)"
 _HEADER = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR}(?P<title>.*?))?[*\s]*$")
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
-_UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:[：:]\s*(?P<title>.*?))?[*\s]*$")
+# The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
+_UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
+# After a space, a title does not open with a word that continues a sentence (附件 及其改装附件, 附件 所列物资…).
+_CONTINUES = re.compile(r"^[及和与或的等由所为之中内应须均也是在按见以]")
 # Table-of-contents entry: a tab, dot leaders or a wide gap, then a page number.
 _TOC_TAIL = re.compile(r"(?:\t|[.·…]{2,}|\s{2,}|…)\s*\d+\s*$")
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
@@ -23,7 +26,8 @@ _LIST_HEAD = re.compile(rf"^{_DECOR}{KIND}\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
 _SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
 # A label that starts an entry inside one line: at the line's start or after a space, then a space or colon.
-_INLINE_LABEL = re.compile(rf"(?:^{_DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:])")
+# 附件3（略）: the mark right after the number, no title.
+_INLINE_LABEL = re.compile(rf"(?:^{_DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:]|[（(]\s*(?:略|省略|从略)\s*[）)])")
 # "Content left out": the marker a document prints in place of an attachment it does not reproduce.
 OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略|从略)\s*$")
 # A sentence that opens like prose (本表由…填写。为规范…。) is not a title.
@@ -99,7 +103,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             if all(OMITTED.search(e.title) for e in entries):  # 附件一 …（略） 附件二 …（略）: named, left out
                 for e in entries:
                     label = make_label(e.kind, e.number)
-                    headers[label] = _Header(i, e.start, e.end, e.kind, _omitted_title(e.title), True, True)
+                    title = _omitted_title(e.title) or listed.get(label, "")  # 附件3（略）: titled by a list, if any
+                    headers[label] = _Header(i, e.start, e.end, e.kind, title, True, True)
             else:  # 附录A 标题 附录B 标题 …: the document's own list of its attachments
                 listed.update({make_label(e.kind, e.number): e.title for e in entries if _is_title(e.title)})
             continue
@@ -167,6 +172,8 @@ def _unnumbered(
         kind, title = normalize_kind(match.group("kind")), (match.group("title") or "").strip()
         if title and not _is_title(title) or title.startswith(("（", "(")):
             continue  # 附件：（按顺序列明…） is a template line, not a header
+        if (match.group("sep") or "").isspace() and _CONTINUES.match(title):
+            continue
         title = title or _title_below(lines, i) or listed.get(kind, "")
         if len(title) < 2 or title in _NO_TITLE or re.search(r"[：:]", title):  # 附件： / 抄送：… is a form field
             continue  # the word on a line of its own with nothing it could be the header of, or 附件：无

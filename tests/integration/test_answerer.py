@@ -127,6 +127,87 @@ def test_a_documents_best_citing_chunk_is_kept_under_the_threshold():
     assert [h.chunk_id for h in keep(hits, 0.7, 20, frozenset({"a0", "a2"}))] == ["a0"]
 
 
+TWINS = {
+    # Two plans written from one template: the same rows, different facts.
+    "北湾化工园区防汛应急预案.md": "\n".join([
+        "# 北湾化工园区防汛应急预案",
+        "",
+        "本预案由北湾化工园区管委会应急管理部门编制。",
+        "防汛物资见附件1。",
+        "年度演练安排见附件3。",
+        "",
+        "附件1：防汛物资清单",
+        "",
+        "1．抽水泵：12台，存放于园区物资库。",
+        "2．编织袋：3000条，存放于园区物资库。",
+        "",
+        "附件2：防汛值班报告表",
+        "",
+        "说明：本表一式三份，分别报送街道办、区应急局。",
+        "",
+        "附件3：年度演练计划",
+        "",
+        "1．5月：防汛桌面推演，地点为管委会会议室。",
+        "2．7月：城市内涝抢险实战演练，地点为园区东门。",
+        "3．9月：危化品仓库进水处置演练，地点为园区仓储区。",
+    ]),
+    "南湾物流园防汛应急预案.md": "\n".join([
+        "# 南湾物流园防汛应急预案",
+        "",
+        "本预案由南湾物流园安全部编制。",
+        "园区内仓库较多，防汛物资见附件1。",
+        "",
+        "附件1：防汛物资清单",
+        "",
+        "1．抽水泵：5台，存放于园区物资库。",
+        "2．编织袋：800条，存放于物流园一号仓库。",
+        "3．近三年汛期最大日降雨量为180毫米。",
+    ]),
+}
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("twins")
+    for name, text in TWINS.items():
+        (folder / name).write_text(text + "\n", encoding="utf-8")
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("twin-store")))
+    results = svc.stores.ingestor.ingest([folder], "twins")
+    assert not [r.error for r in results if r.error]
+    yield svc
+    svc.close()
+
+
+def test_the_document_a_question_names_answers_it_alone(twins):
+    t = ask(twins, "南湾物流园的抽水泵有多少台？")
+    assert "5台" in t["quoted"] and "12台" not in t["quoted"]
+    t = ask(twins, "园区的抽水泵有多少台？")  # 园区 is in one title only; the other uses the word in its text
+    assert "12台" in t["quoted"] and "5台" not in t["quoted"]
+
+
+def test_a_question_about_a_named_document_is_not_answered_from_its_twin(twins):
+    t = ask(twins, "北湾化工园区近三年汛期最大日降雨量是多少毫米？")
+    assert NO_ANSWER in t["answer"] and "180" not in t["answer"]
+    assert "180毫米" in ask(twins, "南湾物流园近三年汛期最大日降雨量是多少毫米？")["quoted"]
+
+
+def test_a_question_word_jieba_cuts_otherwise_in_the_text_still_counts(twins):
+    # jieba reads 一式几份 as 一式/几份 but 本表一式三份 as 本表/一/式/三份: the written word is what counts
+    assert "本表一式三份" in ask(twins, "防汛值班报告表一式几份？")["quoted"]
+
+
+def test_a_list_item_is_read_without_its_number_and_about_the_sentence_that_cites_its_attachment(twins):
+    # 2．7月 is item 2 of 7月 (not 2.7); the plan's 年度演练安排见附件3 says what the items are: 安排
+    t = ask(twins, "北湾化工园区7月份安排的是什么演练？")
+    assert "城市内涝抢险实战演练" in t["quoted"] and "防汛桌面推演" not in t["quoted"]
+
+
+def test_a_question_naming_a_document_the_knowledge_base_lacks_is_declined(twins):
+    t = ask(twins, "北湾化工园区地震应急预案由哪个部门编制？")
+    assert NO_ANSWER in t["answer"] and "[" not in t["quoted"]
+    assert "应急管理部门" in ask(twins, "北湾化工园区防汛应急预案由哪个部门编制？")["quoted"]
+
+
 # --- the same rules on the real documents of ../shared/corpus ---------------------------------------------------
 
 shared = pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
@@ -148,6 +229,8 @@ def real(tmp_path_factory):
     ("喜来登酒店预案里附了哪些平面图和疏散图？", "附件7", ["地下一层平面图", "4至16楼消防疏散图"]),
     ("按喜来登酒店的互救协议，甲方发生生产安全事故时乙方应当做什么？", "附件8", ["出动人员和设备去甲方救援"]),
     ("争议金额在1000元以下的部分，仲裁案件受理费是多少？", "附件", ["40－100元"]),
+    # 驾驶证 is a word of another document's title, used in this one's text: it names no document here
+    ("驾驶人所持驾驶证记满12分时，交警怎么处理？", "附件5", ["依法扣留机动车驾驶证"]),
 ])
 def test_real_documents_answered_from_the_attachment(real, question, label, expected):
     t = ask(real, question)

@@ -168,3 +168,32 @@ def test_list_entries_marked_lue_are_omitted_attachments():
         ("附件1", "值班记录表", True), ("附件2", "交接班记录表", True)]
     assert text[split.attachments[0].start : split.attachments[0].end] == "1．值班记录表（略）"
     assert text[split.attachments[1].start : split.attachments[1].end] == "2．交接班记录表（略）"
+
+
+def test_a_single_unnumbered_attachment_may_give_its_title_after_a_space():
+    text = BODY + "附件 县级防汛物资储备定额表\n\n编织袋 5000条\n"
+    assert _found(text) == [("附件", "县级防汛物资储备定额表")]
+    assert split_attachments(text).attachments[0].start == text.index("附件 县级")
+
+
+@pytest.mark.parametrize("tail", [
+    "附件 所列物资由各单位自行保管\n",  # the line goes on as a sentence does
+    "附件 及其改装附件应当定期检验\n",
+    "附件 按规定填写，不得涂改。\n",
+    "附件1：值班表\n甲。\n附件 县级防汛物资储备定额表\n乙。\n",  # numbered attachments exist: the kind alone is no header
+])
+def test_the_kind_then_a_space_is_no_header_when_a_sentence_follows_or_numbered_attachments_exist(tail):
+    assert ("附件", "县级防汛物资储备定额表") not in _found(BODY + tail)
+    assert all(label != "附件" for label, _ in _found(BODY + tail))
+
+
+def test_an_omitted_attachment_without_a_title_still_exists():
+    text = BODY + "附件1：值班表\n甲。\n附件2（略）\n附件3(略) 附件4（略）\n"
+    split = split_attachments(text)
+    assert [(a.label, a.title, a.omitted) for a in split.attachments] == [
+        ("附件1", "值班表", False), ("附件2", "", True), ("附件3", "", True), ("附件4", "", True)]
+    assert text[split.attachments[1].start : split.attachments[1].end] == "附件2（略）"
+    listed = BODY + "附件：1．值班表\n2．通讯录\n\n附件1（略）\n附件2（略）\n"  # a list named them: they keep its titles
+    assert [(a.label, a.title, a.omitted) for a in split_attachments(listed).attachments] == [
+        ("附件1", "值班表", True), ("附件2", "通讯录", True)]
+    assert _found(BODY + "附件3（续）\n甲。\n") == []  # a continuation mark is not an omission
