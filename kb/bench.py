@@ -1,4 +1,4 @@
-"""`python -m kb.eval.bench`: the benchmark command line, which lives in kb/eval/bench.py."""
+"""`python -m kb.bench`: the benchmark command line, which lives in kb/eval/bench.py."""
 import sys
 
 from kb.eval.bench import main

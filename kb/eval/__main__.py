@@ -1,4 +1,4 @@
-"""`python -m kb.eval.run`: the evaluation command line (kb/eval/run.py)."""
+"""`python -m kb.eval`: the evaluation command line (kb/eval/run.py)."""
 import sys
 
 from kb.eval.run import main

@@ -1,4 +1,4 @@
-"""Benchmark: `python -m kb.eval.bench [--docs N] [--attachments-per-doc M] [--json OUT]`.
+"""Benchmark: `python -m kb.bench [--docs N] [--attachments-per-doc M] [--json OUT]`.
 
 Generates a synthetic corpus (kb/eval/synthetic.py), ingests it through the real Ingestor, and times retrieval,
 prefetch, the post-answer hop over a 10-line 相关附件 section, the same hop done the FastGPT workflow's way

@@ -1,4 +1,4 @@
-"""Evaluation: `python -m kb.eval.run --corpus DIR --questions FILE.jsonl [--mode graph|naive|keyword|all]`.
+"""Evaluation: `python -m kb.eval --corpus DIR --questions FILE.jsonl [--mode graph|naive|keyword|all]`.
 
 Ingests the corpus into a fresh temporary store (or --store), runs every question through the pipeline and
 event stream the app uses (offline answerer unless ANNEX_LLM_BASE_URL is set), once per mode, prints a

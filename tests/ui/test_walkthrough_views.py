@@ -27,7 +27,7 @@ AGGREGATES = {
 def test_the_frames_show_every_figure_the_evaluation_reports_including_new_ones():
     summary = summary_frame(AGGREGATES)
     assert list(summary["模式"]) == ["graph", "naive"]
-    assert "附件召回率" in summary.columns and "reached prompt" in summary.columns  # a key kb.eval.run adds later
+    assert "附件召回率" in summary.columns and "reached prompt" in summary.columns  # a key kb.eval adds later
     assert "by_kind" not in summary.columns and summary.loc[0, "p50 ms"] == 12.0
     keys = fraction_keys(AGGREGATES)
     assert keys == ["attachment_recall", "attachment_precision", "answer_contains", "unanswerable_ok", "reached_prompt"]

@@ -12,12 +12,13 @@ from kb.turn import TurnRequest
 from ui.compare.run import MODE_TITLES, ORDER, OWNER, column_markdown, compare, summary_markdown
 from ui.safe import toast
 
-# Questions whose attachment only the graph brings (kb.eval.run on data/questions.jsonl), then the chat's examples.
+# Questions whose attachment only the graph brings (kb.eval on data/questions.jsonl), then the chat's examples.
 GRAPH_WINS = (
     "西岭街道需要区级部门和有关单位支援时打哪些电话？",  # 附件9: the keyword workflow fetches the twin plan's 附件9, plain RAG none
-    "医院发现火情的人员应该怎么做？",  # 附件10, reached through a reference in the body
+    "滨江物流园驾驶员、押运员发生事故后的先期处置怎么做？",  # 附件4, a pre-split file reached through the body's 按附件4执行
+    "园区周边的环境敏感目标有哪些？",  # 附件6, reached through the body's 列于附件6
 )
-INTRO = ("同一个问题，依次交给评测（`python -m kb.eval.run`）里的三种模式：朴素向量 RAG、FastGPT 式关键词工作流、"
+INTRO = ("同一个问题，依次交给评测（`python -m kb.eval`）里的三种模式：朴素向量 RAG、FastGPT 式关键词工作流、"
          "annex-rag 图谱模式。每一栏给出回答、找到和漏掉的附件、引用和用时。")
 
 

@@ -1,6 +1,6 @@
 """The evaluation tab's tables and chart, as pure functions of kb.eval's aggregates and outcomes (pandas, plotly).
 
-The aggregate's keys are iterated, not listed, so a figure kb.eval.run adds (e.g. reached the prompt) shows up here.
+The aggregate's keys are iterated, not listed, so a figure kb.eval adds (e.g. reached the prompt) shows up here.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from kb.eval.metrics import Outcome
 
-# Readable names for the figures kb.eval.run reports today; any other key is shown by its own name.
+# Readable names for the figures kb.eval reports today; any other key is shown by its own name.
 METRIC_NAMES = {
     "attachment_recall": "附件召回率",
     "attachment_precision": "附件精确率",

@@ -76,7 +76,7 @@ def write_csv(frame: pd.DataFrame) -> str:
 
 def build_eval_tab(service: Service, bundled: Path) -> None:
     """Lay out the tab inside the current gr.Tab and wire its events."""
-    gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval.run --mode all` 相同的三种模式与评分）。默认题目："
+    gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
         upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=100,
