@@ -9,9 +9,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.labels import LABEL, make_label
-from kb.ingest.parsing import CELL_SEPARATOR
+from kb.answer.units import INTRODUCES, read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.search.tokens import MEASURE_WORDS, tokenize
 from kb.turn import Source
@@ -24,7 +23,6 @@ NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
 LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
-_SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 # What a question asks for, from its question words.
 _LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
 _QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
@@ -50,12 +48,6 @@ _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
 FOCUS_WEIGHT = 2.0
 QUOTED_MATCH = 1.25
-_DIGIT = re.compile(r"[0-9０-９]")
-_SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
-MAX_PLAIN_COLUMNS = 6
-_INTRODUCES = re.compile(r"[：:]\s*$")
-_SENTENCE_END = re.compile(r"[。！？；!?;]$")
-_RULE = re.compile(r":?-{2,}:?|")
 
 
 @dataclass(frozen=True)
@@ -154,7 +146,7 @@ class ExtractiveAnswerer:
         needed, focus = asked_for(question)
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
-        units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(_units(s.text))
+        units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(read_units(s.text))
                  if text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
@@ -207,7 +199,7 @@ class ExtractiveAnswerer:
             return []
         if wants.list and candidates[0].item:
             return _list_items(candidates)
-        if wants.list and _INTRODUCES.search(candidates[0].text):
+        if wants.list and INTRODUCES.search(candidates[0].text):
             return _introduced(candidates[0])
         best = candidates[0].coverage
         out: list[_Candidate] = []
@@ -268,7 +260,7 @@ def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> se
 def _introduced(intro: _Candidate) -> list[_Candidate]:
     """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
     out = [intro]
-    for text, header in _units(intro.source.text)[intro.position + 1 :]:
+    for text, header in read_units(intro.source.text)[intro.position + 1 :]:
         if header is None or len(out) > MAX_LIST_ITEMS:
             break
         out.append(_Candidate(intro.source, text, intro.coverage, intro.position + len(out), True))
@@ -310,7 +302,7 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
         for other in sources:
             if other.doc_id != s.doc_id or other.label or other.prefetched:
                 continue
-            for text, _ in _units(other.text):
+            for text, _ in read_units(other.text):
                 if (s.via and s.via in text) or _cites(text, s.label):
                     about[s.n] |= _words(text)
     return about
@@ -319,42 +311,6 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
 def _cites(text: str, label: str) -> bool:
     """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
     return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
-
-
-def _read_units(text: str) -> list[tuple[str, str | None]]:
-    """The answerable units of a source: sentences (None), list lines ("") and table rows read as 'column：value'
-    with their header row (the header's text)."""
-    units: list[tuple[str, str | None]] = []
-    header: list[str] | None = None
-    plain: list[str] | None = None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if not stripped or is_toc_line(line) or is_header_line(stripped):
-            header = None
-            continue
-        if CELL_SEPARATOR in stripped:
-            cells = _cells(stripped)
-            if all(_RULE.fullmatch(c) for c in cells):
-                continue  # a Markdown table's |---|---| line
-            if header is None:
-                header = cells
-                continue
-            if len(cells) == len(header):
-                units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), " ".join(header)))
-                continue
-        header = None
-        fields = stripped.split()
-        if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
-            units.append(("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
-            continue
-        # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
-        # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
-        plain = fields if _is_plain_header(fields, stripped) else None
-        sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
-        item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not _INTRODUCES.search(stripped)
-                and not stripped.startswith("#"))
-        units.extend((sentence, "" if item else None) for sentence in sentences)
-    return units
 
 
 def _has_number(text: str) -> bool:
@@ -376,27 +332,8 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
 
 
-@lru_cache(maxsize=4096)
-def _units(text: str) -> tuple[tuple[str, str | None], ...]:
-    return tuple(_read_units(text))
-
-
 def _quotes(term: str, text: str) -> bool:
     return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
-
-
-def _is_plain_header(fields: list[str], line: str) -> bool:
-    return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
-            and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
-
-
-def _cells(row: str) -> list[str]:
-    cells = [c.strip() for c in row.split(CELL_SEPARATOR.strip())]
-    if row.startswith("|") and cells and not cells[0]:
-        cells = cells[1:]
-    if row.endswith("|") and cells and not cells[-1]:
-        cells = cells[:-1]
-    return cells
 
 
 def _attachments_used(chosen: Sequence[_Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
