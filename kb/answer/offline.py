@@ -1,4 +1,8 @@
-"""The offline default answerer: picks the source sentences that best answer the question and cites them."""
+"""The offline default answerer: picks the source sentences that best answer the question and cites them.
+
+How a source is read into units is kb/answer/units.py; which attachments have no content is kb/answer/gaps.py.
+What stays here is one concern, scoring units against a question, so the module is a little over 300 lines.
+"""
 from __future__ import annotations
 
 import math
@@ -132,7 +136,12 @@ class ExtractiveAnswerer:
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
                covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
-        """The best sentences, best first (a list's items in their order); empty when none covers enough."""
+        """The best sentences, best first (a list's items in their order); empty when none covers enough.
+
+        Long on purpose: one scoring pass over every unit of every source — weights, coverage, the question word's
+        demand (a number, a list, a name), the document the question names, the twin-plan rule — reads best in
+        order; each step's helper is below.
+        """
         weights = Counter({t: 1.0 for t in tokenize(question)})
         quoted = _QUOTED.findall(question)
         for term in quoted:

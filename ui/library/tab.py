@@ -137,7 +137,11 @@ class KnowledgeTab:
 
 
 def build_knowledge_tab(service: Service) -> KnowledgeTab:
-    """Lay out the tab inside the current Blocks context (a gr.Tab) and wire its events."""
+    """Lay out the tab inside the current Blocks context (a gr.Tab) and wire its events.
+
+    Long on purpose: Gradio wires events to components in the Blocks context they were made in, so the layout and
+    its wiring sit in one function; the handlers are KnowledgeBase's methods above.
+    """
     kb = KnowledgeBase(service)
     rows, choices = kb.listing(None)  # what every new page shows: the shared libraries
     libraries = kb.libraries(None)
