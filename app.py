@@ -17,7 +17,7 @@ def main() -> None:
     settings = load_settings()
     service = open_service(settings)
     with progress_bar(f"building the knowledge base from {settings.corpus_dir}") as progress:
-        report = sync_corpus(service, settings.corpus_dir, settings.default_library, progress)
+        report = sync_corpus(service.stores.ingestor, settings.corpus_dir, settings.default_library, progress)
     print(f"knowledge base: {report.summary()}", file=sys.stderr)
     for error in report.errors:
         print(f"  ✗ {error}", file=sys.stderr)

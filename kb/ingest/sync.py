@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.ingest.ingestor import Progress, expand_paths
+from kb.ingest.ingestor import Ingestor, Progress, expand_paths
 from kb.model import CORPUS, IngestResult
 from kb.ingest.presplit import presplit_name
-from kb.service import Service
-
 
 
 @dataclass(frozen=True)
@@ -45,17 +43,16 @@ class SyncReport:
                 f"{kept}, {len(self.errors)} errors")
 
 
-def sync_corpus(service: Service, corpus: Path, library: str, progress: Progress | None = None) -> SyncReport:
+def sync_corpus(ingestor: Ingestor, corpus: Path, library: str, progress: Progress | None = None) -> SyncReport:
     """Repair what a crash left, then ingest the corpus folder into a library (unchanged files are skipped) and
     delete the corpus documents no longer in it."""
-    ingestor = service.stores.ingestor
     fixed = ingestor.reconcile()
     if not corpus.is_dir():
         return SyncReport((), (), len(fixed.repaired), len(fixed.orphans))
     files = expand_paths([corpus])
     mains = {p.name for p in files if presplit_name(p) is None}
     removed = []
-    for doc in service.stores.graph.list_documents(library):
+    for doc in ingestor.graph.list_documents(library):
         if doc.source == CORPUS and doc.name not in mains:
             ingestor.delete(doc.id)
             removed.append(doc.name)

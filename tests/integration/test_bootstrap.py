@@ -16,19 +16,19 @@ def test_first_start_builds_later_starts_reuse_and_changes_are_followed(tmp_path
     settings = load_settings(env={}, store_dir=tmp_path / "store")
     service = open_service(settings)
     try:
-        first = sync_corpus(service, corpus, "demo")
+        first = sync_corpus(service.stores.ingestor, corpus, "demo")
         assert first.written == 6 and not first.errors and first.removed == ()
     finally:
         service.close()
 
     service = open_service(settings)  # a later start on the same store
     try:
-        again = sync_corpus(service, corpus, "demo")
+        again = sync_corpus(service.stores.ingestor, corpus, "demo")
         assert again.written == 0 and {r.status for r in again.results} == {"unchanged"}
         east = corpus / "东岭街道防汛应急预案.md"
         east.write_text(east.read_text(encoding="utf-8").replace("冲锋舟：3艘", "冲锋舟：4艘"), encoding="utf-8")
         (corpus / "示范市餐厨垃圾管理办法.md").unlink()
-        changed = sync_corpus(service, corpus, "demo")
+        changed = sync_corpus(service.stores.ingestor, corpus, "demo")
         assert changed.written == 1 and changed.removed == ("示范市餐厨垃圾管理办法.md",)
         names = [d.name for d in service.stores.graph.list_documents("demo")]
         assert "示范市餐厨垃圾管理办法.md" not in names and len(names) == 5
@@ -68,7 +68,7 @@ def test_uploads_into_the_default_library_survive_restarts_and_a_same_named_uplo
     def start():
         """What app.py does at start: open the service, then sync the corpus into the default library."""
         service = open_service(settings)
-        return service, sync_corpus(service, corpus, settings.default_library)
+        return service, sync_corpus(service.stores.ingestor, corpus, settings.default_library)
 
     service, report = start()
     try:
@@ -123,10 +123,10 @@ def test_the_start_up_sync_repairs_what_a_crash_left(tmp_path):
     settings = load_settings(env={}, store_dir=tmp_path / "store")
     service = open_service(settings)
     try:
-        sync_corpus(service, corpus, "demo")
+        sync_corpus(service.stores.ingestor, corpus, "demo")
         doc = service.stores.graph.find_document("demo", "东岭街道防汛应急预案.md")
         service.stores.vectors.delete_document(doc.id)  # what a kill between the two stores could leave
-        report = sync_corpus(service, corpus, "demo")
+        report = sync_corpus(service.stores.ingestor, corpus, "demo")
         assert report.repaired == 1 and report.written == 0 and "1 repaired" in report.summary()
         assert service.stores.vectors.chunk_counts()[doc.id] == doc.chunks
     finally:

@@ -41,7 +41,7 @@ def service(tmp_path_factory, ui_corpus):
     """The app's back end, built from the corpus the way app.py builds it."""
     settings = load_settings(env={}, store_dir=tmp_path_factory.mktemp("ui-store"), corpus_dir=ui_corpus)
     svc = open_service(settings)
-    report = sync_corpus(svc, ui_corpus, settings.default_library)
+    report = sync_corpus(svc.stores.ingestor, ui_corpus, settings.default_library)
     assert not report.errors
     yield svc
     svc.close()
