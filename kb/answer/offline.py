@@ -16,7 +16,10 @@ from typing import Mapping, Sequence
 from kb.labels import LABEL, make_label
 from kb.answer.units import INTRODUCES, read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
+import jieba
+
 from kb.search.tokens import MEASURE_WORDS, tokenize
+from kb.text import fold_case
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -43,15 +46,26 @@ COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counte
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
-ATTRIBUTES = frozenset("内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 距离 时长 数值 标准".split())
+ATTRIBUTES = frozenset(
+    "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
+    "距离 时长 数值 标准 范围 幅度 区间 上限 下限 期限 时限 年限 时间 日期".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
-_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
+_NUMBER = re.compile(
+    rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)"
+    r"|[零〇一二两三四五六七八九十百千万]分之[零〇一二两三四五六七八九十百点]"  # 百分之三, 三分之一: a share in words
+)
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
+# 按照香港基本法原来的规定，… / 依照国旗法，…: the opening clause says where to look, the rest what is asked; the
+# document's name already counts through what its sentences are about, so the frame's words weigh half.
+_FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[^，,。；;？?！!]{1,40})[，,]")
+FRAME_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
 QUOTED_MATCH = 1.25
+COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
+COUNTED_REACH = 6  # characters between what is counted and its number
 
 
 @dataclass(frozen=True)
@@ -143,6 +157,12 @@ class ExtractiveAnswerer:
         order; each step's helper is below.
         """
         weights = Counter({t: 1.0 for t in tokenize(question)})
+        frame = _FRAME.match(question)
+        if frame:
+            rest = set(tokenize(question[frame.end():]))
+            for t in tokenize(frame.group(0)):
+                if t not in rest:
+                    weights[t] = FRAME_WEIGHT
         quoted = _QUOTED.findall(question)
         for term in quoted:
             for t in tokenize(term):
@@ -193,6 +213,8 @@ class ExtractiveAnswerer:
             coverage = own + TITLE_CREDIT * implied
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
+            if wants.quantity and needed and _counts(text, needed):
+                coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not _has_number(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
@@ -320,6 +342,23 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
 def _cites(text: str, label: str) -> bool:
     """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
     return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
+
+
+def _counts(text: str, needed: Sequence[set[str]]) -> bool:
+    """The sentence puts a number right after (or before) a word of what the question counts, that word standing on
+    its own (委员共800人, 800名委员; not 常务委员会第五次)."""
+    plain = LABEL.sub("", _LIST_NUMBER.sub("", text))
+    wanted = {w for words in needed for w in words}
+    for word, start, end in _spans(plain):
+        if word in wanted and (_NUMBER.search(plain[end:end + COUNTED_REACH]) or _NUMBER.search(plain[max(0, start - 3):start])):
+            return True
+    return False
+
+
+@lru_cache(maxsize=32768)
+def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """The words of a text with where they stand (jieba's default cut: whole words only)."""
+    return tuple((fold_case(w), a, b) for w, a, b in jieba.tokenize(text))
 
 
 def _has_number(text: str) -> bool:
