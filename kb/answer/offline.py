@@ -48,13 +48,11 @@ _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
     "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
-    "距离 时长 数值 标准 范围 幅度 区间 上限 下限 期限 时限 年限 时间 日期".split())
+    "距离 时长 数值 标准 范围 幅度 区间".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
-_NUMBER = re.compile(
-    rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)"
-    r"|[零〇一二两三四五六七八九十百千万]分之[零〇一二两三四五六七八九十百点]"  # 百分之三, 三分之一: a share in words
-)
+_ORDINAL = re.compile(r"第[0-9０-９零〇一二两三四五六七八九十百千]+")
+_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
@@ -213,8 +211,9 @@ class ExtractiveAnswerer:
             coverage = own + TITLE_CREDIT * implied
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
-            if wants.quantity and needed and _counts(text, needed):
-                coverage *= COUNTED_MATCH
+            if wants.quantity and needed and (_counts(text, needed) if not header else
+                                              _has_number(text) and any(n <= tokens for n in needed)):
+                coverage *= COUNTED_MATCH  # a table row is one record: its number is what it names
             if wants.quantity and not wants.list and not _has_number(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
@@ -345,12 +344,12 @@ def _cites(text: str, label: str) -> bool:
 
 
 def _counts(text: str, needed: Sequence[set[str]]) -> bool:
-    """The sentence puts a number right after (or before) a word of what the question counts, that word standing on
-    its own (委员共800人, 800名委员; not 常务委员会第五次)."""
-    plain = LABEL.sub("", _LIST_NUMBER.sub("", text))
+    """The sentence puts a number right after (or before) a word of what the question counts (委员共800人, 800名委员,
+    选举委员会共1200人), the number a quantity, not an ordinal (常务委员会第五次会议)."""
+    plain = _plain_numbers(text)
     wanted = {w for words in needed for w in words}
     for word, start, end in _spans(plain):
-        if word in wanted and (_NUMBER.search(plain[end:end + COUNTED_REACH]) or _NUMBER.search(plain[max(0, start - 3):start])):
+        if any(w in word for w in wanted) and (_NUMBER.search(plain[end:end + COUNTED_REACH]) or _NUMBER.search(plain[max(0, start - 3):start])):
             return True
     return False
 
@@ -362,8 +361,13 @@ def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
 
 
 def _has_number(text: str) -> bool:
-    """A number that could answer: not a list item's number (3．) nor an attachment's (见附件3)."""
-    return bool(_NUMBER.search(LABEL.sub("", _LIST_NUMBER.sub("", text))))
+    """A number that could answer: not a list item's number (3．), an attachment's (见附件3) nor an ordinal (第八十八条)."""
+    return bool(_NUMBER.search(_plain_numbers(text)))
+
+
+def _plain_numbers(text: str) -> str:
+    """The text without the numbers that answer no 多少: list numbers, attachment labels, ordinals (第N条, 第十二届)."""
+    return _ORDINAL.sub("第", LABEL.sub("", _LIST_NUMBER.sub("", text)))
 
 
 _NONE: frozenset[str] = frozenset()

@@ -208,6 +208,53 @@ def test_a_question_naming_a_document_the_knowledge_base_lacks_is_declined(twins
     assert "应急管理部门" in ask(twins, "北湾化工园区防汛应急预案由哪个部门编制？")["quoted"]
 
 
+LAW = {
+    # A law's articles: ordinals that are no answer, a framing 依照…，
+    "青峰市水资源费征收办法.md": "\n".join([
+        "# 青峰市水资源费征收办法",
+        "",
+        "第一条 为加强水资源管理，依照《中华人民共和国水法》第四十八条的规定，制定本办法。",
+        "",
+        "第二条 水资源费按下列费率征收：",
+        "",
+        "（一）综合用水，适用百分之二至百分之五的超额累进费率；",
+        "",
+        "（二）农业用水，按取水量计征，费率另行规定。",
+        "",
+        "第三条 水资源管理委员会委员共15人，由市人民政府聘任。",
+        "",
+        "第四条 依照本办法第三条规定聘任的水资源管理委员会委员，由市人民政府办公厅管理。",
+        "",
+        "第五条 依照本办法征收的水资源费，全额纳入财政预算。",
+    ]),
+}
+
+
+@pytest.fixture(scope="module")
+def law(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("law")
+    for name, text in LAW.items():
+        (folder / name).write_text(text + "\n", encoding="utf-8")
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("law-store")))
+    results = svc.stores.ingestor.ingest([folder], "law")
+    assert not [r.error for r in results if r.error]
+    yield svc
+    svc.close()
+
+
+def test_a_range_question_is_answered_by_the_numbers_that_make_the_range(law):
+    # 范围 is what the numbers express, so no sentence need say it; 适用百分之二… gives the number at 适用
+    assert "百分之二至百分之五" in ask(law, "青峰市水资源费征收办法规定的综合用水适用费率范围是多少？")["quoted"]
+
+
+def test_what_is_counted_stands_beside_its_number_and_an_article_number_counts_nothing(law):
+    # 依照…， says where to look; 第三条 is an ordinal, not an answer to 多少; 委员共15人 counts the 委员
+    t = ask(law, "依照青峰市水资源费征收办法，水资源管理委员会共有多少名委员？")
+    quoted = [line for line in t["quoted"].splitlines() if line.startswith("- ")]
+    assert quoted[0].startswith("- 第三条 水资源管理委员会委员共15人"), t["answer"]
+    assert "第四条" not in t["quoted"]
+
+
 # --- the same rules on the real documents of ../shared/corpus ---------------------------------------------------
 
 shared = pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
