@@ -62,6 +62,9 @@ _FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[
 FRAME_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
 QUOTED_MATCH = 1.25
+# A question word the sentence lacks, but whose characters it holds in other words (降到/降至, 东侧/东邻, 颜色/涂色):
+# Chinese compounds share their characters, so each counts for a share of the word's weight.
+CHAR_CREDIT = 0.5
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
 COUNTED_REACH = 6  # characters between what is counted and its number
 
@@ -208,7 +211,10 @@ class ExtractiveAnswerer:
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
-            coverage = own + TITLE_CREDIT * implied
+            folded = _fold(text)
+            near = sum(weights[t] * idf[t] * _char_share(t, folded) for t in words
+                       if t not in tokens and t not in about[source.n]) / total
+            coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
             if wants.quantity and needed and (_counts(text, needed) if not header else
@@ -358,6 +364,11 @@ def _counts(text: str, needed: Sequence[set[str]]) -> bool:
 def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
     """The words of a text with where they stand (jieba's default cut: whole words only)."""
     return tuple((fold_case(w), a, b) for w, a, b in jieba.tokenize(text))
+
+
+def _char_share(word: str, text: str) -> float:
+    """The share of a word's characters that the text holds."""
+    return sum(1 for ch in word if ch in text) / len(word)
 
 
 def _has_number(text: str) -> bool:
