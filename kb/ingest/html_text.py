@@ -84,6 +84,7 @@ def _is_start(line: str) -> bool:
 def _regions(lines: list[str]) -> list[tuple[int, int]]:
     """The (first, last) line of each HTML block, outside fenced code."""
     regions: list[tuple[int, int]] = []
+    last_close = max((k for k, line in enumerate(lines) if "</" in line and _TABLE_CLOSE.search(line)), default=-1)
     fence: str | None = None
     i, n = 0, len(lines)
     while i < n:
@@ -101,21 +102,18 @@ def _regions(lines: list[str]) -> list[tuple[int, int]]:
         if not _is_start(line):
             i += 1
             continue
-        end = i
+        end, open_tables = i, _open_tables(line)
         while True:
             while end + 1 < n and lines[end + 1].strip():
                 end += 1
+                open_tables += _open_tables(lines[end])
             following = end + 1
             while following < n and not lines[following].strip():
                 following += 1
-            if following >= n:
-                break
-            block = "\n".join(lines[i : end + 1])
-            open_table = len(_TABLE_OPEN.findall(block)) > len(_TABLE_CLOSE.findall(block))
-            if _is_start(lines[following]) or (
-                open_table and _TABLE_CLOSE.search("\n".join(lines[following:]))
-            ):
+            # on past the blank lines: to another block, or to the </table> of a table still open
+            if following < n and (_is_start(lines[following]) or (open_tables > 0 and last_close >= following)):
                 end = following
+                open_tables += _open_tables(lines[end])
                 continue
             break
         regions.append((i, end))
@@ -123,12 +121,20 @@ def _regions(lines: list[str]) -> list[tuple[int, int]]:
     return regions
 
 
+def _open_tables(line: str) -> int:
+    if "<" not in line:
+        return 0
+    return len(_TABLE_OPEN.findall(line)) - len(_TABLE_CLOSE.findall(line))
+
+
 def _render(name: str, source: str, tables: _Tables, markdown_headings: bool) -> list[str]:
     if not source.strip():
         return []
     try:
         root = lxml_html.document_fromstring(source)
-    except (etree.ParserError, ValueError) as exc:  # "Document is empty"; a NUL or an encoding declaration
+    except etree.ParserError:  # lxml's "Document is empty": nothing but comments or whitespace
+        return []
+    except ValueError as exc:  # a string lxml refuses (an encoding declaration inside the markup)
         raise ParseError(name, f"its HTML cannot be read ({exc}); save it as plain text or fix the markup.") from exc
     body = root.find("body")
     lines = _Lines(tables, markdown_headings)

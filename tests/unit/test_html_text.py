@@ -232,8 +232,9 @@ def test_malformed_html_reads_what_a_browser_shows():
     assert html_to_text("坏.md", "<table><tr><td colspan=99999999>宽</td></tr><tr><td>a</td></tr></table>").count("宽") == 1000
 
 
-def test_an_html_page_with_nothing_readable_is_a_parse_error(tmp_path):
-    (tmp_path / "空.html").write_text("<html><head><script>x()</script></head><body><img src=a.png></body></html>",
-                                      encoding="utf-8")
+@pytest.mark.parametrize("page", ["<html><head><script>x()</script></head><body><img src=a.png></body></html>",
+                                  "<!-- 只有注释 -->"])
+def test_an_html_page_with_nothing_readable_is_a_parse_error(tmp_path, page):
+    (tmp_path / "空.html").write_text(page, encoding="utf-8")
     with pytest.raises(ParseError, match="holds no text"):
         parse_file(tmp_path / "空.html", LIMIT)
