@@ -20,7 +20,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the process exit code (1 when any file failed)."""
     parser = argparse.ArgumentParser(prog="python -m kb", description="annex-rag knowledge base")
     sub = parser.add_subparsers(dest="command", required=True)
-    ingest = sub.add_parser("ingest", help="ingest .docx/.md/.txt files or folders")
+    ingest = sub.add_parser("ingest", help="ingest .docx/.md/.txt/.html files or folders")
     ingest.add_argument("paths", nargs="+", type=Path)
     ingest.add_argument("--library", default=None, help="library name (default: ANNEX_DEFAULT_LIBRARY or 'demo')")
     ingest.add_argument("--json", action="store_true", help="one JSON object per file on stdout")

@@ -260,7 +260,7 @@ def api_router(service: Any) -> APIRouter:
                                      "'Authorization: Bearer <token>'.", "token_wrong")
 
     @router.post("/documents", dependencies=[Depends(require_token)],
-                 summary="Upload files (.docx/.md/.txt) and ingest them; one result per file")
+                 summary="Upload files (.docx/.md/.txt/.html) and ingest them; one result per file")
     def upload(files: list[UploadFile] = File(..., description="documents and their attachment files"),
                library: str = Form("", description="target library; empty: ANNEX_DEFAULT_LIBRARY"),
                tags: str = Form("", description="extra tags, comma-separated")) -> dict[str, Any]:

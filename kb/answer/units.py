@@ -14,6 +14,7 @@ _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
 INTRODUCES = re.compile(r"[：:]\s*$")  # a sentence that introduces the list below it
 _DIGIT = re.compile(r"[0-9０-９]")
+_PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
 
 
 @lru_cache(maxsize=4096)
@@ -64,7 +65,7 @@ def _is_plain_header(fields: list[str], line: str) -> bool:
 
 
 def _cells(row: str) -> list[str]:
-    cells = [c.strip() for c in row.split(CELL_SEPARATOR.strip())]
+    cells = [c.strip() for c in _PIPE.split(row)]  # a Markdown cell's escaped \| is text, not a border
     if row.startswith("|") and cells and not cells[0]:
         cells = cells[1:]
     if row.endswith("|") and cells and not cells[-1]:

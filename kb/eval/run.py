@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the evaluation; returns the exit code (2 when it cannot start)."""
     parser = argparse.ArgumentParser(prog="python -m kb.eval", description="annex-rag evaluation: graph vs baselines")
     parser.add_argument("--corpus", action="append", required=True, type=Path, metavar="DIR",
-                        help="folder of .docx/.md/.txt documents (repeatable)")
+                        help="folder of .docx/.md/.txt/.html documents (repeatable)")
     parser.add_argument("--questions", required=True, type=Path, metavar="FILE.jsonl")
     parser.add_argument("--mode", action="append", choices=[*MODES, "all"], default=None,
                         help="graph (the product), naive (plain vector RAG) or keyword (the FastGPT workflow); "

@@ -1,4 +1,4 @@
-"""Read .docx, .md and .txt files into exact text (tables as rows, headings kept as spans)."""
+"""Read .docx, .md, .txt and .html files into exact text (tables as rows, headings kept as spans)."""
 from __future__ import annotations
 
 import hashlib
@@ -7,10 +7,12 @@ from pathlib import Path
 
 from kb.ingest.docx_text import CELL_SEPARATOR, read_docx, split_tags
 from kb.errors import ParseError
+from kb.ingest.html_text import html_to_text
 from kb.model import Heading, ParsedFile
 from kb.ingest.text_encoding import decode_text
 
-SUPPORTED_EXTENSIONS = (".docx", ".md", ".txt")
+SUPPORTED_EXTENSIONS = (".docx", ".md", ".txt", ".html", ".htm")
+_HTML_EXTENSIONS = (".html", ".htm")
 __all__ = ["CELL_SEPARATOR", "SUPPORTED_EXTENSIONS", "parse_file"]
 _MD_HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.M)
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
@@ -47,7 +49,10 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         tags = ()
         if ext == ".md":
             text, tags = _split_front_matter(text)
-        headings = _markdown_headings(text) if ext == ".md" else ()
+        # HTML blocks (converter tables, a web page's <p>s) read as lines; text without HTML stays the same string.
+        markdown = ext == ".md" or ext in _HTML_EXTENSIONS
+        text = html_to_text(name, text, whole=ext in _HTML_EXTENSIONS, markdown_headings=markdown)
+        headings = _markdown_headings(text) if markdown else ()
     if not text.strip():
         raise ParseError(name, "the file holds no text.")
     text_bytes = len(text.encode("utf-8"))

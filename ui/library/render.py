@@ -47,7 +47,7 @@ def destination_html(shared_library: str | None, ttl_min: float) -> str:
 def ingest_results_html(results: Sequence[IngestResult]) -> str:
     """One row per uploaded file: status, document, attachments found, dangling references, or the error."""
     if not results:
-        return '<div class="annex-empty">没有可入库的文件（支持 .docx / .md / .txt）。</div>'
+        return '<div class="annex-empty">没有可入库的文件（支持 .docx / .md / .txt / .html）。</div>'
     rows = []
     for r in results:
         icon, word, cls = STATUS.get(r.status, ("?", r.status, "same"))

@@ -43,7 +43,7 @@ class KnowledgeBase:
         With the token they go into the shared `library`; without it into the session's private library.
         """
         if not files:
-            raise gr.Error(toast("先选择要上传的文件（.docx / .md / .txt，可多选）。"))
+            raise gr.Error(toast("先选择要上传的文件（.docx / .md / .txt / .html，可多选）。"))
         shared = bool(_text(token))
         if shared:
             self.check_token(token)
@@ -148,7 +148,7 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     ttl = service.settings.session_library_ttl_min
     with gr.Row(equal_height=False):
         with gr.Column(scale=4):
-            gr.Markdown("### 上传文档\n`.docx` / `.md` / `.txt`，可一次多选。附件单独成文件时命名为"
+            gr.Markdown("### 上传文档\n`.docx` / `.md` / `.txt` / `.html`，可一次多选。附件单独成文件时命名为"
                         "`附件3-名称.md` 或 `<文档名>-附件3-名称.docx`，与主文档一起上传。\n\n"
                         f"不填口令：文件进入**本会话的私有库**，只有这个页面能看到、检索和删除，{lifetime(ttl)}。"
                         "填入口令（ANNEX_API_TOKEN）：写入下面的共享库。")

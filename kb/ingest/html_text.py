@@ -1,0 +1,321 @@
+"""HTML inside a document read as the text a reader sees: tables as Markdown pipe tables, blocks as lines.
+
+Two forms arrive. Markdown from PDF converters (MinerU, marker, OCR pipelines) holds HTML blocks among its
+Markdown: every table as one `<table>…</table>` line, captions as `<div>` lines. Text copied from a web page
+(`<p>\\n    第一条 …\\n</p>` saved as .txt) is HTML throughout. Both are read the same way: an HTML block starts
+at a line that opens with a block-level tag (CommonMark's HTML block rule, indentation allowed) and runs to the
+next blank line, and on past blank lines while the next line starts another block or the block's `<table>` is
+not closed yet. lxml parses each block; the Markdown and plain text around it stay exactly as they were, and a
+text with no HTML block comes back unchanged (the same string), so stored spans and citations stay exact.
+
+A `.html` / `.htm` file is read whole as one block.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from kb.errors import ParseError
+
+# CommonMark's block-level tag names (HTML block type 6) plus the raw-text ones (type 1).
+BLOCK_TAGS = frozenset(
+    "address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl "
+    "dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend "
+    "li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td "
+    "tfoot th thead title tr track ul pre script style textarea".split()
+)
+_DROPPED = frozenset({"script", "style", "head", "title", "meta", "link", "template", "noscript", "iframe", "object"})
+_START = re.compile(r"^\s*(?:</?([A-Za-z][A-Za-z0-9]*)(?=[\s/>]|$)|<!doctype\s)", re.I)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+_TABLE_OPEN = re.compile(r"<table(?=[\s/>])", re.I)
+_TABLE_CLOSE = re.compile(r"</table\s*>", re.I)
+_CONTINUED = re.compile(r"[(（]\s*续\s*[)）]")  # 表 D.1 (续): the table goes on below
+_HEADING = re.compile(r"h([1-6])")
+MAX_COLSPAN = 1000  # HTML's own limit
+MAX_ROWSPAN = 65534
+
+
+@dataclass
+class _Tables:
+    """What a table needs from before it: the last table's header, and the lines since (a (续) caption)."""
+
+    header: list[str] | None = None
+    since: list[str] = field(default_factory=list)
+
+    def saw_text(self, line: str) -> None:
+        if line.strip():
+            self.since.append(line.strip())
+
+
+def html_to_text(name: str, text: str, *, whole: bool = False, markdown_headings: bool = True) -> str:
+    """The text with every HTML block read as lines (see the module docstring); `whole` reads all of it as HTML.
+
+    `markdown_headings` writes `<h2>` as `## …` (for Markdown and .html, whose headings are read from `#` lines).
+    Raises ParseError naming `name` when lxml cannot read a block.
+    """
+    if whole:
+        return "\n".join(_render(name, _XML_DECLARATION.sub("", text, count=1), _Tables(), markdown_headings))
+    lines = text.split("\n")
+    regions = _regions(lines)
+    if not regions:
+        return text
+    out: list[str] = []
+    tables = _Tables()
+    pos = 0
+    for start, end in regions:
+        for line in lines[pos:start]:
+            tables.saw_text(line)
+        out.extend(lines[pos:start])
+        out.extend(_render(name, "\n".join(lines[start : end + 1]), tables, markdown_headings))
+        pos = end + 1
+    out.extend(lines[pos:])
+    return "\n".join(out)
+
+
+def _is_start(line: str) -> bool:
+    match = _START.match(line)
+    return bool(match) and (match.group(1) is None or match.group(1).lower() in BLOCK_TAGS)
+
+
+def _regions(lines: list[str]) -> list[tuple[int, int]]:
+    """The (first, last) line of each HTML block, outside fenced code."""
+    regions: list[tuple[int, int]] = []
+    last_close = max((k for k, line in enumerate(lines) if "</" in line and _TABLE_CLOSE.search(line)), default=-1)
+    fence: str | None = None
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        mark = _FENCE.match(line)
+        if fence is not None:
+            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence):
+                fence = None
+            i += 1
+            continue
+        if mark:
+            fence = mark.group(1)
+            i += 1
+            continue
+        if not _is_start(line):
+            i += 1
+            continue
+        end, open_tables = i, _open_tables(line)
+        while True:
+            while end + 1 < n and lines[end + 1].strip():
+                end += 1
+                open_tables += _open_tables(lines[end])
+            following = end + 1
+            while following < n and not lines[following].strip():
+                following += 1
+            # on past the blank lines: to another block, or to the </table> of a table still open
+            if following < n and (_is_start(lines[following]) or (open_tables > 0 and last_close >= following)):
+                end = following
+                open_tables += _open_tables(lines[end])
+                continue
+            break
+        regions.append((i, end))
+        i = end + 1
+    return regions
+
+
+def _open_tables(line: str) -> int:
+    if "<" not in line:
+        return 0
+    return len(_TABLE_OPEN.findall(line)) - len(_TABLE_CLOSE.findall(line))
+
+
+def _render(name: str, source: str, tables: _Tables, markdown_headings: bool) -> list[str]:
+    if not source.strip():
+        return []
+    try:
+        root = lxml_html.document_fromstring(source)
+    except etree.ParserError:  # lxml's "Document is empty": nothing but comments or whitespace
+        return []
+    except ValueError as exc:  # a string lxml refuses (an encoding declaration inside the markup)
+        raise ParseError(name, f"its HTML cannot be read ({exc}); save it as plain text or fix the markup.") from exc
+    body = root.find("body")
+    lines = _Lines(tables, markdown_headings)
+    lines.children(root if body is None else body)
+    lines.flush()
+    return lines.out
+
+
+def _tag(el) -> str | None:
+    """The element's lower-case tag; None for a comment or processing instruction."""
+    return el.tag.lower() if isinstance(el.tag, str) else None
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+class _Lines:
+    """The lines of one HTML block: each block element's inline text collapsed onto one line."""
+
+    def __init__(self, tables: _Tables, markdown_headings: bool) -> None:
+        self.out: list[str] = []
+        self._inline: list[str] = []
+        self._prefix = ""
+        self._tables = tables
+        self._markdown_headings = markdown_headings
+
+    def flush(self) -> None:
+        line = _collapse("".join(self._inline))
+        self._inline = []
+        if line:
+            self.out.append(self._prefix + line)
+            self._tables.saw_text(line)
+        self._prefix = ""
+
+    def children(self, el) -> None:
+        self._inline.append(el.text or "")
+        for child in el:
+            self.element(child)
+            self._inline.append(child.tail or "")
+
+    def element(self, el) -> None:
+        tag = _tag(el)
+        if tag is None or tag in _DROPPED or tag == "img":
+            return
+        if tag == "br":
+            self.flush()
+        elif tag == "table":
+            self.flush()
+            table_lines = _table_lines(el, self._tables)
+            self.out.extend(table_lines)
+        elif tag == "pre":
+            self.flush()
+            self.out.extend(line.rstrip() for line in el.text_content().strip("\n").split("\n"))
+        elif tag in BLOCK_TAGS or tag in ("li", "dt", "dd"):
+            self.flush()
+            self._prefix = self._block_prefix(el, tag)
+            self.children(el)
+            self.flush()
+        else:
+            self.children(el)
+
+    def _block_prefix(self, el, tag: str) -> str:
+        heading = _HEADING.fullmatch(tag)
+        if heading:
+            return "#" * int(heading.group(1)) + " " if self._markdown_headings else ""
+        parent = el.getparent()
+        if tag == "li" and parent is not None and _tag(parent) == "ol":
+            items = [c for c in parent if _tag(c) == "li"]
+            return f"{items.index(el) + 1}. "
+        if tag == "li":
+            return "- "
+        return ""
+
+
+def _table_lines(table, tables: _Tables) -> list[str]:
+    """A Markdown pipe table: the header row (the <th>/<thead> rows, else the first row), the rule, the rows."""
+    lines: list[str] = []
+    caption = table.find("caption")
+    if caption is not None:
+        text = _cell_text(caption, escape=False)
+        if text:
+            lines.append(text)
+            tables.saw_text(text)
+    rows = _grid(table)
+    width = max((len(cells) for cells, _ in rows), default=0)
+    rows = [(cells + [""] * (width - len(cells)), head) for cells, head in rows]
+    rows = [(cells, head) for cells, head in rows if any(cells)]
+    if not rows:
+        return lines
+    if width == 1:  # a one-column table is a list
+        tables.header = None
+        tables.since = []
+        return lines + [cells[0] for cells, _ in rows]
+    marked = 0
+    while marked < len(rows) and rows[marked][1]:
+        marked += 1
+    header_rows = [cells for cells, _ in rows[: marked or 1]]
+    body = [cells for cells, _ in rows[marked or 1 :]]
+    header = [" ".join(dict.fromkeys(c for c in column if c)) for column in zip(*header_rows)]
+    continued = tables.since and all(_CONTINUED.search(line) for line in tables.since)
+    if not marked and continued and tables.header and len(tables.header) == width and header != tables.header:
+        body.insert(0, header)  # 表 D.1 (续) without its header row: the rows go on under the last header
+        header = tables.header
+    tables.header = header
+    tables.since = []
+    lines.append(_row(header))
+    lines.append(_row(["---"] * width))
+    lines.extend(_row(cells) for cells in body)
+    return lines
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _grid(table) -> list[tuple[list[str], bool]]:
+    """Each row's cells with colspan repeated and rowspan carried down, and whether it is a header row."""
+    grid: list[tuple[list[str], bool]] = []
+    carried: dict[int, list] = {}  # column -> [rows left, text]
+    for tr in table.iter("tr"):
+        if _owner_table(tr) is not table:
+            continue  # a row of a table nested in a cell
+        cells = [c for c in tr if _tag(c) in ("td", "th")]
+        parent = tr.getparent()
+        head = bool(cells) and (all(_tag(c) == "th" for c in cells) or (parent is not None and _tag(parent) == "thead"))
+        row: list[str] = []
+
+        def take_carried() -> None:
+            while len(row) in carried:
+                left = carried[len(row)]
+                row.append(left[1])
+                left[0] -= 1
+                if left[0] <= 0:
+                    del carried[len(row) - 1]
+
+        for cell in cells:
+            take_carried()
+            text = _cell_text(cell, escape=True)
+            span = _span(cell.get("colspan"), MAX_COLSPAN)
+            down = _span(cell.get("rowspan"), MAX_ROWSPAN)
+            for _ in range(span):
+                if down > 1:
+                    carried[len(row)] = [down - 1, text]
+                row.append(text)
+        for column in sorted(c for c in carried if c >= len(row)):
+            row.extend([""] * (column - len(row)))
+            take_carried()
+        grid.append((row, head))
+    return grid
+
+
+def _owner_table(el):
+    parent = el.getparent()
+    while parent is not None and _tag(parent) != "table":
+        parent = parent.getparent()
+    return parent
+
+
+def _span(value: str | None, limit: int) -> int:
+    try:
+        return max(1, min(int((value or "1").strip()), limit))
+    except ValueError:
+        return 1
+
+
+def _cell_text(el, escape: bool) -> str:
+    """A cell's text on one line: line breaks and inner blocks become spaces; `|` escaped inside a table."""
+    parts: list[str] = []
+
+    def walk(node) -> None:
+        tag = _tag(node)
+        if tag is not None and tag not in _DROPPED:
+            spaced = tag == "br" or tag in BLOCK_TAGS
+            parts.append(" " if spaced else "")
+            parts.append(node.text or "")
+            for child in node:
+                walk(child)
+                parts.append(child.tail or "")
+            parts.append(" " if spaced else "")
+
+    walk(el)
+    text = _collapse("".join(parts))
+    return text.replace("|", "\\|") if escape else text
