@@ -226,6 +226,10 @@ LAW = {
         "第四条 依照本办法第三条规定聘任的水资源管理委员会委员，由市人民政府办公厅管理。",
         "",
         "第五条 依照本办法征收的水资源费，全额纳入财政预算。",
+        "",
+        "第六条 依照本条规定下调水资源费的，由市人民政府决定。",
+        "",
+        "第七条 下调水资源费时，应当先公告三十日，然后降至原标准的三分之二。",
     ]),
 }
 
@@ -245,6 +249,13 @@ def law(tmp_path_factory):
 def test_a_range_question_is_answered_by_the_numbers_that_make_the_range(law):
     # 范围 is what the numbers express, so no sentence need say it; 适用百分之二… gives the number at 适用
     assert "百分之二至百分之五" in ask(law, "青峰市水资源费征收办法规定的综合用水适用费率范围是多少？")["quoted"]
+
+
+def test_a_question_word_written_otherwise_counts_by_its_characters(law):
+    # 降到 is not a word of 降至原标准的三分之二, but a reader sees the same verb
+    quoted = [line for line in ask(law, "青峰市下调水资源费，应降到什么水平？")["quoted"].splitlines()
+              if line.startswith("- ")]
+    assert quoted and quoted[0].startswith("- 第七条"), quoted
 
 
 def test_what_is_counted_stands_beside_its_number_and_an_article_number_counts_nothing(law):
