@@ -33,7 +33,8 @@ LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach th
 # What a question asks for, from its question words.
 _LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
 _QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
-_NAME = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件|谁")
+_TITLE = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件")  # asks what something is called
+_NAME = re.compile(rf"{_TITLE.pattern}|谁")
 # A quantity or list question asks for something: the words right after 多少名/几艘/哪些 (多少名在编医生, 哪些外部救援
 # 电话), or right before a closing 是多少/有多大 (累计降雨量是多少). A sentence that lacks them (in its own words or in
 # what its source is about) speaks of something else. Attribute words (尺寸, 数量)
@@ -51,6 +52,8 @@ ATTRIBUTES = frozenset(
     "距离 时长 数值 标准 范围 幅度 区间".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
+_WORD_CHAR = re.compile(r"\w")
+_ASKED_MEASURE = re.compile(rf"(?:多少|(?<!哪)几)([{MEASURE_WORDS}])")
 _ORDINAL = re.compile(r"第[0-9０-９零〇一二两三四五六七八九十百千]+")
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
@@ -65,6 +68,7 @@ QUOTED_MATCH = 1.25
 # A question word the sentence lacks, but whose characters it holds in other words (降到/降至, 东侧/东邻, 颜色/涂色):
 # Chinese compounds share their characters, so each counts for a share of the word's weight.
 CHAR_CREDIT = 0.5
+MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
 COUNTED_REACH = 6  # characters between what is counted and its number
 
@@ -176,6 +180,7 @@ class ExtractiveAnswerer:
             return []
         wants = asks(question)
         needed, focus = asked_for(question)
+        measure = "".join(_ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(read_units(s.text))
@@ -185,7 +190,10 @@ class ExtractiveAnswerer:
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
         words = frozenset(t for t in weights if len(t) > 1)
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
+        # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
+        runs = _single_runs(question)
         token_sets = [_words(_LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
+                      | frozenset(ch for run in runs if run in _fold(text) for ch in run)
                       if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
@@ -194,6 +202,7 @@ class ExtractiveAnswerer:
         about = _about(sources, covers or {})
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
         titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
+        about_attached = bool(ATTACHED & set(tokenize(question)))  # 预案里附了哪些图: the attachments are the answer
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
@@ -220,14 +229,15 @@ class ExtractiveAnswerer:
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
-            if wants.quantity and needed and (_counts(text, needed) if not header else
-                                              _has_number(text) and any(n <= tokens for n in needed)):
+            if wants.quantity and (needed and (_counts(text, needed) if not header else
+                                               _has_number(text) and any(n <= tokens for n in needed))
+                                   or measure and _measured(text, measure)):
                 coverage *= COUNTED_MATCH  # a table row is one record: its number is what it names
             if wants.quantity and not wants.list and not _has_number(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
-            if not (wants.list or wants.name) and _LIST_NUMBER.sub("", text).strip() in titles:
+            if not (about_attached or _TITLE.search(question)) and _names_attachment(text, titles):
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
             if needed and not any(n <= tokens | about[source.n] for n in needed):
                 continue  # it speaks of something other than what the question asks for
@@ -369,10 +379,38 @@ def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
     return tuple((fold_case(w), a, b) for w, a, b in jieba.tokenize(text))
 
 
+def _single_runs(question: str) -> list[str]:
+    """Runs of two or more one-character words that stand side by side in the question (一式 of 一式几份)."""
+    runs, run, end = [], "", -1
+    for word, start, stop in _spans(question):
+        if len(word) == 1 and _WORD_CHAR.match(word) and start == end and run:
+            run += word
+        else:
+            if len(run) > 1:
+                runs.append(run)
+            run = word if len(word) == 1 and _WORD_CHAR.match(word) else ""
+        end = stop
+    if len(run) > 1:
+        runs.append(run)
+    return [r for r in runs if any(t in r for t in tokenize(r))]
+
+
+def _names_attachment(text: str, titles: set[str]) -> bool:
+    """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
+    title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
+    line = _LIST_NUMBER.sub("", text).strip()
+    return line in titles or any(len(t) >= MIN_TITLE_PREFIX and line.startswith(t) for t in titles)
+
+
 def _char_share(word: str, text: str, around: frozenset[str]) -> float:
     """The share of a word's characters that the text holds; one only in what the text is about counts half
     (按紫楹, jieba's cut of 按紫楹台酒店…, against 紫楹台 of the plan's cover)."""
     return sum(1.0 if ch in text else TITLE_CREDIT if ch in around else 0.0 for ch in word) / len(word)
+
+
+def _measured(text: str, measure: str) -> bool:
+    """The sentence gives a number in the measure the question asks for (一式几份 → 一式4份)."""
+    return bool(re.search(rf"[0-9０-９零〇一二两三四五六七八九十百千万]\s*[{re.escape(measure)}]", _plain_numbers(text)))
 
 
 def _has_number(text: str) -> bool:

@@ -1,0 +1,41 @@
+"""The offline answerer's reading of a question against its sources, without stores: one rule a test."""
+from __future__ import annotations
+
+from kb.answer.offline import ExtractiveAnswerer
+from kb.turn import Source
+
+BODY = "\n".join([
+    "第九条 领取奖励资金时，举报人须持本人有效身份证明。",
+    "委托他人代领的，受托人须同时持有举报人授权委托书。",
+    "附件：1．举报奖励审批表",
+    "2．举报奖励资金授权委托书",
+])
+FORM = "\n".join([
+    "附件2",
+    "举报奖励资金授权委托书",
+    "本人因故无法亲自办理奖励资金领取，现委托 为我办理有关奖励资金领取手续。",
+    "注：此文书一式4份，委托人、受托人、财务、存档各1份。",
+])
+
+
+def source(n: int, label: str, title: str, text: str) -> Source:
+    return Source(n, "d1", "举报奖励实施细则", "lib", label, title, text, ((0, len(text)),), (f"c{n}",), 1.0)
+
+
+SOURCES = [source(1, "", "", BODY), source(2, "附件2", "举报奖励资金授权委托书", FORM)]
+
+
+def quoted(question: str) -> list[str]:
+    return [c.text for c in ExtractiveAnswerer().select_parts(question, SOURCES)]
+
+
+def test_a_line_of_the_attachment_list_is_no_answer_to_a_question_about_people():
+    # 谁 asks for people, not for what an attachment is called: the list line names the form, it does not answer
+    answer = quoted("举报奖励资金授权委托书一式几份，分别给谁？")
+    assert answer and all("2．举报奖励资金授权委托书" != line for line in answer), answer
+    assert any("一式4份" in line for line in answer), answer
+
+
+def test_the_attachment_list_answers_a_question_about_what_is_attached():
+    answer = quoted("举报奖励实施细则附了哪些表和委托书？")
+    assert any("授权委托书" in line for line in answer), answer
