@@ -344,7 +344,7 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
     }
     for s in sources:
         if s.label:
-            about[s.n] |= ATTACHED  # "预案里附了哪些…": any attachment is what is attached
+            about[s.n] |= ATTACHED | _words(s.label)  # "预案里附了哪些…": what is attached; "附件1里…": this one
     for s in sources:
         if not s.label:
             continue

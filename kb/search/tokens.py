@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import jieba
 
+from kb.labels import LABEL, make_label
 from kb.text import fold_case
 
 jieba.setLogLevel(logging.WARNING)
@@ -31,9 +32,23 @@ def _normalize(text: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    """Search-mode jieba tokens, NFKC-lowercased, punctuation and stopwords dropped."""
+    """Search-mode jieba tokens, NFKC-lowercased, punctuation and stopwords dropped.
+
+    An attachment label is one word, its number normalized (附件三中 → 附件 + 附件3 + 中, as 附件3 is): jieba
+    would cut it 附件/三中 here and 附件/三 there, and 附件三 and 附件3 name the same attachment."""
+    text = _normalize(text)
+    out: list[str] = []
+    at = 0
+    for match in LABEL.finditer(text):
+        out += _words(text[at:match.start()])
+        out += [fold_case(re.sub(r"\s", "", match.group("kind"))), fold_case(make_label(match.group("kind"), match.group("number")))]
+        at = match.end()
+    return out + _words(text[at:])
+
+
+def _words(text: str) -> list[str]:
     return [
-        t for t in jieba.lcut_for_search(_normalize(text))
+        t for t in jieba.lcut_for_search(text)
         if _WORD.search(t) and t not in STOPWORDS and not _QUESTION_MEASURE.match(t)
     ]
 
