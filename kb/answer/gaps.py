@@ -14,7 +14,7 @@ from typing import Sequence
 
 from graph.store import AttachmentInfo, DocumentSummary, GraphReads
 from graph.resolve import AttachmentCatalog
-from kb.labels import LABEL, make_label
+from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Chunk
 from graph.prefetch import attachment_text
 from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_LABEL
@@ -27,6 +27,8 @@ _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
 # numbered section headings without a sentence in them.
 _CAPTION = re.compile(r"^(?:续表|续)?\s*[表图]\s*[0-9０-９一二三四五六七八九十]+(?:[-－.．][0-9０-９]+)?\s*(?P<title>.*)$")
 _HEADING_ONLY = re.compile(r"^(?:#+\s*.*|续表|续|[（(].*[)）]|[一二三四五六七八九十]+[、.．][^。；;，,：:|0-9０-９]*)$")
+_KIND_ALONE = re.compile(rf"{KIND}(?!{SPACE}(?:{NUMBER}))")
+_STATE_PREFIX = "中华人民共和国"  # a national law's title starts with it; its short name leaves it out
 _OMITTED_MARK = re.compile(r"[（(]\s*略\s*[)）]")
 
 
@@ -61,6 +63,11 @@ def find_gaps(
         # The first of the question's documents that has this attachment, or at least mentions it.
         holder = next((d for d in docs if label in attachments[d] or label in documents[d].dangling), docs[0])
         asked.setdefault((holder, label), attachments[holder].get(label))
+    for m in _KIND_ALONE.finditer(question):  # 国歌法附件所载…: the kind alone names a single unnumbered attachment
+        kind = normalize_kind(m.group("kind"))
+        holder = next((d for d in docs if kind in attachments[d]), None)
+        if holder is not None:
+            asked.setdefault((holder, kind), attachments[holder][kind])
     for doc_id in docs:
         for a in attachments[doc_id].values():
             if _names(question, a, contents.get((doc_id, a.label), [])):
@@ -91,12 +98,21 @@ def question_documents(question: str, sources: Sequence[Source], documents: dict
     order = {doc_id: i for i, doc_id in enumerate(dict.fromkeys(ranked))}
     # The named document is one the question retrieved: with its title indexed in every chunk, a question that
     # names it finds it, and a turn never compares the question with every title of the library.
-    named = {d: len(_common(wanted, _norm(documents[d].title))) for d in order}
+    named = {d: _named_by(wanted, _norm(documents[d].title)) for d in order}
     best = max(named.values(), default=0)
     if best >= MIN_NAME_CHARS:
         chosen = [doc_id for doc_id, n in named.items() if n == best]
         return sorted(chosen, key=lambda d: order.get(d, len(order)))
     return list(order)
+
+
+def _named_by(question: str, title: str) -> int:
+    """How much of the title the question writes: the whole title when it writes its short form (国歌法 for
+    中华人民共和国国歌法, as every reader names a law), else the longest run the two share."""
+    short = title.removeprefix(_STATE_PREFIX)
+    if short != title and len(short) >= 2 and short in question:
+        return len(title)
+    return len(_common(question, title))
 
 
 def _names(question: str, attachment: AttachmentInfo, chunks: Sequence[Chunk]) -> bool:

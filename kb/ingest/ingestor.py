@@ -18,6 +18,8 @@ from kb.search.vectors import VectorStore
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) → None
 WRITE_BATCH = 200  # documents per store write
+# A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
+FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
 
 
 @dataclass
@@ -40,7 +42,10 @@ class Reconciled:
 
 
 def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
-    """Files named directly, plus the supported files under named directories (hidden ones skipped)."""
+    """Files named directly, plus the supported files under named directories (hidden ones and READMEs skipped).
+
+    A README.md / README.txt found in a folder describes the folder, so its notes are never quoted as answers;
+    named explicitly, it is ingested like any file."""
     out: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -50,6 +55,7 @@ def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
                 for p in sorted(path.rglob("*"))
                 if p.is_file()
                 and p.suffix.lower() in SUPPORTED_EXTENSIONS
+                and p.name.lower() not in FOLDER_NOTES
                 and not any(part.startswith((".", "~$")) for part in p.relative_to(path).parts)
             )
         else:

@@ -8,7 +8,7 @@ from typing import Sequence
 from kb.ingest.cited_documents import ExternalCitations
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import BODY, Attachment, Reference
-from kb.ingest.title_mentions import alias_references, shortened_title_references
+from kb.ingest.title_mentions import alias_references, inner_titles, shortened_title_references
 from kb.text import squash
 
 _JOIN = rf"{SPACE}(?:和|及|与|、|或|至|到|以及){SPACE}"
@@ -61,7 +61,7 @@ def extract_references(
         at = match.start("head")
         if label in labels and not skip.covers(at) and owner.of(at) != label:
             found.append(Reference(label, match.group(0), match.start(), match.end(), owner.of(at), label))
-    by_title = {_norm(a.title): a.label for a in attachments if a.title}
+    by_title = {**inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
     for match in _TITLE.finditer(text, start):
         label = by_title.get(_norm(match.group("title")))
         if label is None or skip.covers(match.start()):
@@ -70,12 +70,26 @@ def extract_references(
         if label != source:
             found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
     taken = _Spans([(r.start, r.end) for r in found])
-    for label, begin, stop in [*alias_references(text, found, start), *shortened_title_references(text, attachments)]:
+    aliases = list(alias_references(text, found, start))
+    # A title written out beside its label (汛情信息报告表的格式见附件10) is one mention of it, not two.
+    named = {(label, sentence_of(text, r.start)) for r in found if (label := r.target)}
+    titles = [t for t in shortened_title_references(text, attachments) if (t[0], sentence_of(text, t[1])) not in named]
+    for label, begin, stop in [*aliases, *titles]:
         source = owner.of(begin)
         if begin >= start and label != source and not skip.covers(begin) and not taken.overlaps(begin, stop):
             found.append(Reference(label, text[begin:stop], begin, stop, source, label))
     found.sort(key=lambda r: (r.start, r.label))
     return tuple(found)
+
+
+_SENTENCE_END = re.compile(r"[。；;！!？?\n]")
+
+
+def sentence_of(text: str, pos: int) -> int:
+    """Where the sentence holding pos begins (after the last 。；！？ or line break before it)."""
+    window = text[max(0, pos - 1000) : pos]
+    ends = [m.end() for m in _SENTENCE_END.finditer(window)]
+    return max(0, pos - 1000) + (ends[-1] if ends else 0)
 
 
 def _labels_of(match: re.Match[str]) -> list[str]:

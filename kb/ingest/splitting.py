@@ -17,12 +17,16 @@ _HEADER = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
 _UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
+# 附： (or 附:) on a line, the title after it or on the next line: the single attachment, marked by 附 and a colon.
+# The colon makes it a marker: 附则, 附近, 附带…, ## 第九章 附则 and a sentence opening with 附 have none.
+_FU = re.compile(rf"^{_DECOR}附{SPACE}[：:]\s*(?P<title>.*?)[*\s]*$")
+FU_KIND = "附件"  # what 附： marks, and its label: a reader calls it the document's 附件
 # After a space, a title does not open with a word that continues a sentence (附件 及其改装附件, 附件 所列物资…).
 _CONTINUES = re.compile(r"^[及和与或的等由所为之中内应须均也是在按见以]")
 # Table-of-contents entry: a tab, dot leaders or a wide gap, then a page number.
 _TOC_TAIL = re.compile(r"(?:\t|[.·…]{2,}|\s{2,}|…)\s*\d+\s*$")
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
-_LIST_HEAD = re.compile(rf"^{_DECOR}{KIND}\s*[：:]\s*(?P<rest>.*)$")
+_LIST_HEAD = re.compile(rf"^{_DECOR}(?:{KIND}|附)\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
 _SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
 # A label that starts an entry inside one line: at the line's start or after a space, then a space or colon.
@@ -166,13 +170,13 @@ def _unnumbered(
     attachment and the last begins it, as with a list before numbered headers."""
     found: dict[str, _Header] = {}
     for i, line in enumerate(lines):
-        match = None if line.start in in_list else _UNNUMBERED.match(line.text)
+        match = None if line.start in in_list else _UNNUMBERED.match(line.text) or _FU.match(line.text)
         if not match:
             continue
-        kind, title = normalize_kind(match.group("kind")), (match.group("title") or "").strip()
+        kind, title = _kind_of(match), (match.group("title") or "").strip()
         if title and not _is_title(title) or title.startswith(("（", "(")):
             continue  # 附件：（按顺序列明…） is a template line, not a header
-        if (match.group("sep") or "").isspace() and _CONTINUES.match(title):
+        if (match.groupdict().get("sep") or "").isspace() and _CONTINUES.match(title):
             continue
         title = title or _title_below(lines, i) or listed.get(kind, "")
         if len(title) < 2 or title in _NO_TITLE or re.search(r"[：:]", title):  # 附件： / 抄送：… is a form field
@@ -183,6 +187,12 @@ def _unnumbered(
             title = title or earlier.title
         found[kind] = _Header(i, line.start, line.end, kind, title, False, False)
     return found if len(found) == 1 else {}
+
+
+def _kind_of(match: re.Match[str]) -> str:
+    """The kind a header names: 附件/附录/附表 as written, 附件 for a bare 附：."""
+    kind = match.groupdict().get("kind")
+    return normalize_kind(kind) if kind else FU_KIND
 
 
 def _inline_entries(line: Line) -> list[_Entry]:
@@ -249,7 +259,7 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
         if not head:
             i += 1
             continue
-        kind, rest = normalize_kind(head.group("kind")), head.group("rest").strip()
+        kind, rest = _kind_of(head), head.group("rest").strip()
         first = _LIST_ENTRY.match(rest) if rest else None
         if rest and not first:
             i += 1  # "附件：（按顺序列明…）" is a template line, not a list

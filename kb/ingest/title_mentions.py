@@ -9,6 +9,7 @@ from typing import Iterator, Sequence
 import jieba
 
 from kb.model import Attachment, Reference
+from kb.text import squash
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -21,9 +22,19 @@ MIN_BARE_ALIAS = 4  # a bare alias of 2–3 chars (清单, 该表) is an ordinar
 # A shortened title counts only where the sentence points at a document: before it, or after it.
 _LEAD = re.compile(r"(?:按照|依照|依据|根据|参照|对照|按|见|详见|参见|填写|填报|执行|列入|适用|所附|附)$")
 _TAIL = re.compile(r"^(?:的规定|规定|所列|所附|执行|确定|计算|填写|填报|的标准|标准)")
+MIN_INNER_TITLE_CHARS, MAX_INNER_TITLE_CHARS = 4, 60
+_NOT_TITLE = re.compile(r"[。；;！？!?，,：:|《》“”\"]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PREPOSITIONS = frozenset("在按依照据于与和及将把对由从经")
 MIN_SUFFIX_CHARS = 5
+# The whole title of an attachment that is a document (…说明, …表, …清单, …办法), written out, names it
+# wherever it stands (主席团公布的国旗制法说明制作, 国旗制法说明中所列明的…); a shortened one needs the sentence
+# to point at a document. A title naming a topic (园区基本情况, 事故废水三级防控体系) is ordinary prose elsewhere.
+MIN_WHOLE_TITLE_CHARS = 6
+_DOCUMENT_NOUN = re.compile(
+    r"(?:说明|说明书|表|清单|目录|名录|名单|图|办法|规定|细则|标准|规范|方案|预案|制度|规程|规则|条例|须知|手册|指南|"
+    r"明细|图案|曲谱|乐谱)$"
+)
 MIN_SUFFIX_WORDS = 2
 _FUNCTION_WORDS = frozenset("的 和 及 与 或 、 之 等 以及".split())
 
@@ -56,10 +67,24 @@ def _alias_uses(text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
         yield use.start(), use.end()
 
 
+def inner_titles(text: str, attachments: Sequence[Attachment]) -> dict[str, str]:
+    """Title (as kb.text.squash leaves it) → label for the title lines inside attachments past their header: one attachment may hold
+    several documents (国徽法's 附件 holds 中华人民共和国国徽图案, then 中华人民共和国国徽图案制作说明), each cited by
+    its own 《title》. A title line found in two attachments names neither."""
+    seen: dict[str, set[str]] = {}
+    for att in attachments:
+        lines = text[att.start : att.end].split("\n")[1:]
+        for line in lines:
+            candidate = line.strip().strip("#* ").strip()
+            if MIN_INNER_TITLE_CHARS <= len(candidate) <= MAX_INNER_TITLE_CHARS and not _NOT_TITLE.search(candidate):
+                seen.setdefault(squash(candidate), set()).add(att.label)
+    return {title: labels.pop() for title, labels in seen.items() if len(labels) == 1}
+
+
 def shortened_title_references(text: str, attachments: Sequence[Attachment]) -> Iterator[tuple[str, int, int]]:
     """(label, start, end) of each title, or distinctive word-aligned tail of one, written without 《》.
 
-    按照仲裁案件受理费表的规定 names the attachment 仲裁委员会仲裁案件受理费表: the tail must be at least
+    The whole title (MIN_WHOLE_TITLE_CHARS or more) counts wherever it is written. 按照仲裁案件受理费表的规定 names the attachment 仲裁委员会仲裁案件受理费表: the tail must be at least
     MIN_SUFFIX_CHARS long and MIN_SUFFIX_WORDS words, start on a word, belong to one attachment only, and stand
     where a sentence points at a document (按照… / …的规定)."""
     titled = [a for a in attachments if len(_norm(a.title)) >= MIN_SUFFIX_CHARS]
@@ -73,9 +98,10 @@ def shortened_title_references(text: str, attachments: Sequence[Attachment]) -> 
         for tail in sorted((t for t in _word_tails(title) if len(tails[t]) == 1), key=len, reverse=True):
             if any(tail != _norm(o.title) and _norm(o.title).endswith(tail) for o in attachments if o is not att):
                 continue
+            whole = tail == title and len(title) >= MIN_WHOLE_TITLE_CHARS and bool(_DOCUMENT_NOUN.search(title))
             for use in re.finditer(re.escape(tail), text):
                 inside = any(s <= use.start() < e for s, e in taken)  # a shorter tail inside a longer one
-                if not inside and _points_at(text, use.start(), use.end()):
+                if not inside and (_points_at(text, use.start(), use.end()) or whole and _unquoted(text, use.start())):
                     taken.append((use.start(), use.end()))
                     yield att.label, use.start(), use.end()
 
@@ -90,6 +116,10 @@ def _word_tails(title: str) -> list[str]:
             continue
         out.append(tail)
     return out
+
+
+def _unquoted(text: str, start: int) -> bool:
+    return not (start > 0 and text[start - 1] in "《“\"")  # a 《…》 or quoted title is the title reference's
 
 
 def _points_at(text: str, start: int, end: int) -> bool:
