@@ -39,6 +39,8 @@ _FIRST_SENTENCE = re.compile(
     r"^(?!本|为|根据|依据|按照|依照|对|在|由|各|凡|如|若)(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS
 )
 _NO_TITLE = frozenset({"无", "略", "（略）", "见下表", "附后"})
+# A standard's appendix says whether it binds before its title: 附录A / (规范性附录) / 标题, or on one line.
+_STATUS = re.compile(r"^[#*\s]*[（(]\s*(?:规范性|资料性|标准的|提示的|参考性?|补充|推荐性?)\s*(?:附录|附件|件)?\s*[）)]\s*")
 
 
 @dataclass(frozen=True)
@@ -115,14 +117,17 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         match = _HEADER.match(line.text)
         if not match:
             continue
-        title = (match.group("title") or "").strip()
+        title = _STATUS.sub("", (match.group("title") or "").strip()).strip()
         if title and not _is_title(title):
             continue
         kind, number = normalize_kind(match.group("kind")), match.group("number")
         label = make_label(kind, number)
         if not title:
             earlier = headers[label].title if label in headers else ""  # a list or ToC line named it first
-            title = _title_below(lines, i) or listed.get(label, "") or earlier or _first_sentence_below(lines, i)
+            below, named = _title_below(lines, i), listed.get(label, "")
+            if below and named.startswith(below) and len(named) > len(below):
+                below = named  # a title over two lines (重庆市领取…行为 / 举报奖励资金授权委托书): the list has it whole
+            title = below or named or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
     for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
@@ -227,10 +232,10 @@ def _content_omitted(content: str) -> bool:
 
 def _title_below(lines: list[Line], i: int) -> str:
     """The title of a bare header line: the next non-empty line when it reads like a title."""
-    for line in lines[i + 1 : i + 4]:
-        candidate = line.text.strip().strip("#* ").strip()
+    for line in lines[i + 1 : i + 5]:
+        candidate = _STATUS.sub("", line.text.strip()).strip("#* ").strip()
         if not candidate:
-            continue
+            continue  # a blank line, or a status line alone: (资料性附录)
         if _HEADER.match(line.text) or not _is_title(candidate) or "|" in candidate:
             return ""
         return candidate

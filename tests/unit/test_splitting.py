@@ -197,3 +197,24 @@ def test_an_omitted_attachment_without_a_title_still_exists():
     assert [(a.label, a.title, a.omitted) for a in split_attachments(listed).attachments] == [
         ("附件1", "值班表", True), ("附件2", "通讯录", True)]
     assert _found(BODY + "附件3（续）\n甲。\n") == []  # a continuation mark is not an omission
+
+
+def test_a_standards_status_line_is_not_its_appendixs_title():
+    # 附录 C / (资料性附录) / the title: the status says whether the appendix binds, the next line names it
+    text = "\n".join([
+        "正文见附录 C。", "", "附录 A", "", "(规范性附录)", "", "组织机构所处地貌代码", "", "代码 1 为山地。", "",
+        "## 附录 B", "## （资料性附录）  基本地点名称优先级", "", "门牌号为8级。", "",
+        "附录 C (资料性附录) 国家标准结构化标注实例", "以下是标注实例。",
+    ])
+    titles = {a.label: a.title for a in split_attachments(text).attachments}
+    assert titles == {"附录A": "组织机构所处地貌代码", "附录B": "基本地点名称优先级", "附录C": "国家标准结构化标注实例"}
+
+
+def test_a_title_over_two_lines_is_read_whole_from_the_documents_list():
+    text = "\n".join([
+        "现印发给你们，请认真遵照执行。", "附件：1．重庆市举报奖励审批表", "2．重庆市领取违法违规行为举报奖励资金授权委托书", "",
+        "附件1", "重庆市举报奖励审批表", "举报人： 联系电话：", "",
+        "附件2", "重庆市领取违法违规行为", "举报奖励资金授权委托书", "注：此文书一式4份。",
+    ])
+    titles = {a.label: a.title for a in split_attachments(text).attachments}
+    assert titles == {"附件1": "重庆市举报奖励审批表", "附件2": "重庆市领取违法违规行为举报奖励资金授权委托书"}
