@@ -193,7 +193,7 @@ class ExtractiveAnswerer:
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = _single_runs(question)
         token_sets = [_words(_LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
-                      | frozenset(ch for run in runs if run in _fold(text) for ch in run)
+                      | frozenset(ch for run in runs if run in _fold(text) for ch in run if ch in weights)
                       if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
@@ -380,19 +380,14 @@ def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
 
 
 def _single_runs(question: str) -> list[str]:
-    """Runs of two or more one-character words that stand side by side in the question (一式 of 一式几份)."""
-    runs, run, end = [], "", -1
-    for word, start, stop in _spans(question):
-        if len(word) == 1 and _WORD_CHAR.match(word) and start == end and run:
-            run += word
-        else:
-            if len(run) > 1:
-                runs.append(run)
-            run = word if len(word) == 1 and _WORD_CHAR.match(word) else ""
-        end = stop
-    if len(run) > 1:
-        runs.append(run)
-    return [r for r in runs if any(t in r for t in tokenize(r))]
+    """Where the question writes a one-character word beside another word (一式 of 一式几份, 旗杆套): a text that
+    writes the same characters together holds that word, however jieba cuts the text (一/式, 旗杆/套为)."""
+    spans = [(w, a, b) for w, a, b in _spans(question) if _WORD_CHAR.match(w)]
+    runs = []
+    for (w1, a1, b1), (w2, a2, b2) in zip(spans, spans[1:]):
+        if b1 == a2 and (len(w1) == 1 or len(w2) == 1):
+            runs.append(question[a1:b2])
+    return [fold_case(r) for r in runs]
 
 
 def _names_attachment(text: str, titles: set[str]) -> bool:

@@ -39,3 +39,17 @@ def test_a_line_of_the_attachment_list_is_no_answer_to_a_question_about_people()
 def test_the_attachment_list_answers_a_question_about_what_is_attached():
     answer = quoted("举报奖励实施细则附了哪些表和委托书？")
     assert any("授权委托书" in line for line in answer), answer
+
+
+FLAG = "\n".join([
+    "为便利计，本件仅以旗杆在左之一面为说明之标准。",
+    "对于旗杆在右之一面，凡本件所称左均应改右，所称右均应改左。",
+    "旗面为红色，长方形。旗杆套为白色。",
+])
+
+
+def test_a_word_the_question_writes_beside_another_counts_where_the_text_writes_them_together():
+    # the question writes 旗杆套 (jieba: 旗杆/套), the text 旗杆套为 (jieba: 旗杆/套为): 套 is there all the same
+    sources = [Source(1, "d2", "国旗制法说明", "lib", "附件", "国旗制法说明", FLAG, ((0, len(FLAG)),), ("c9",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("国旗的旗杆套是什么颜色？", sources)]
+    assert answer and answer[0] == "旗杆套为白色。", answer
