@@ -68,6 +68,12 @@ def find_gaps(
         holder = next((d for d in docs if kind in attachments[d]), None)
         if holder is not None:
             asked.setdefault((holder, kind), attachments[holder][kind])
+            continue
+        # 本办法附录所列…, and no 附录 attached at all: the question asks about the one the document cites
+        holder = next((d for d in docs if kind in documents[d].dangling
+                       and not any(label.startswith(kind) for label in attachments[d])), None)
+        if holder is not None:
+            asked.setdefault((holder, kind), None)
     for doc_id in docs:
         for a in attachments[doc_id].values():
             if _names(question, a, contents.get((doc_id, a.label), [])):

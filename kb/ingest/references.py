@@ -59,8 +59,13 @@ def extract_references(
     for match in _BARE.finditer(text, start):
         label = normalize_kind(match.group("kind"))
         at = match.start("head")
-        if label in labels and not skip.covers(at) and owner.of(at) != label:
+        if skip.covers(at) or owner.of(at) == label:
+            continue
+        if label in labels:
             found.append(Reference(label, match.group(0), match.start(), match.end(), owner.of(at), label))
+        elif match.group("lead").startswith("本") and not any(a.kind == label for a in attachments):
+            # 本办法附录所列…, and no 附录 attached: the document cites its attachment, which is not there
+            found.append(Reference(label, match.group(0), match.start(), match.end(), owner.of(at), None))
     by_title = {**inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
     for match in _TITLE.finditer(text, start):
         label = by_title.get(_norm(match.group("title")))

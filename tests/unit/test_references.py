@@ -46,6 +46,14 @@ def test_missing_attachment_is_dangling_never_guessed():
     assert _refs("专家名单详见附件15。") == [("附件15", None)]
 
 
+def test_the_kind_alone_after_this_documents_name_dangles_when_no_such_attachment_is_there():
+    # 本办法附录所列的矿产资源: the rule cites its 附录, and the document holds no 附录 at all (TAIL has 附录B: no)
+    doc = build_document("t", ParsedFile("p.md", "p.md", "开采本办法附件所列的矿产资源，应当申请登记。\n", "h"))
+    assert [(r.label, r.target) for r in doc.references] == [("附件", None)]
+    # with numbered 附录 attached, a bare 本办法附录 names none of them and none is guessed
+    assert _refs("本办法附录的修改，由国务院决定。") == []
+
+
 def test_self_reference_inside_an_attachment_is_not_a_reference():
     text = "正文。\n附件1：名单\n本附件第一项由办公室维护，另见附件1的说明。\n附件2：物资\n联系人见附件1。\n"
     doc = build_document("t", ParsedFile("p.md", "p.md", text, "h"))
