@@ -53,6 +53,7 @@ ATTRIBUTES = frozenset(
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 _LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
 _WORD_CHAR = re.compile(r"\w")
+_CODE = re.compile(r"(?=[0-9a-z]*[a-z])(?=[0-9a-z]*[0-9])[0-9a-z]{3,}")  # 0x001a, rhzkf6: a code names one thing
 _ASKED_MEASURE = re.compile(rf"(?:多少|(?<!哪)几)([{MEASURE_WORDS}])")
 _ORDINAL = re.compile(r"第[0-9０-９零〇一二两三四五六七八九十百千]+")
 _NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
@@ -180,7 +181,8 @@ class ExtractiveAnswerer:
             return []
         wants = asks(question)
         needed, focus = asked_for(question)
-        measure = "".join(_ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
+        measure = "".join(_ASKED_MEASURE.findall(question))
+        codes = {t for t in weights if _CODE.fullmatch(t)}  # 一式几份: an answer gives a number of 份
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(read_units(s.text))
@@ -227,6 +229,8 @@ class ExtractiveAnswerer:
             near = sum(weights[t] * idf[t] * _char_share(t, folded, around) for t in words
                        if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
+            if codes & tokens:
+                coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
             if wants.quantity and (needed and (_counts(text, needed) if not header else

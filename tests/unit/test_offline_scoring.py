@@ -53,3 +53,20 @@ def test_a_word_the_question_writes_beside_another_counts_where_the_text_writes_
     sources = [Source(1, "d2", "国旗制法说明", "lib", "附件", "国旗制法说明", FLAG, ((0, len(FLAG)),), ("c9",), 1.0)]
     answer = [c.text for c in ExtractiveAnswerer().select_parts("国旗的旗杆套是什么颜色？", sources)]
     assert answer and answer[0] == "旗杆套为白色。", answer
+
+
+CODES = "\n".join([
+    "名称 | 单位 | 代号",
+    "--- | --- | ---",
+    *(f"{name} | {unit} | 0x{n:04X}" for n, (name, unit) in enumerate(
+        [("电能", "kWh"), ("热流量", "GJ/h"), ("质量流量", "t/h"), ("体积流量", "m3/h"), ("温度", "℃"), ("压力", "MPa"),
+         ("电流", "A"), ("电压", "V")], start=20)),
+])
+
+
+def test_a_code_the_question_gives_finds_its_row():
+    # 0x001A is one row's code: the row answers though it holds few of the question's other words
+    sources = [Source(1, "d3", "能源计量仪表通用数据接口技术协议", "lib", "附录A", "计量单位代码表", CODES,
+                      ((0, len(CODES)),), ("c7",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("能源计量仪表接口协议中，代号0x001A对应哪种物理量的单位？", sources)]
+    assert answer and "电流" in answer[0], answer
