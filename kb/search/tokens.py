@@ -24,6 +24,17 @@ MEASURE_WORDS = "个名人位艘台辆架份联页册张本期届轮次遍倍块
 # 几艘, 几种, 多少名: a question word fused with its measure word; never a word of the documents.
 _QUESTION_MEASURE = re.compile(rf"^(?:几|多少)[{MEASURE_WORDS}]$")
 _WORD = re.compile(r"\w", re.UNICODE)
+# The short names every reader uses for the bodies a law or notice writes out in full (全国人大常委会 for
+# 全国人民代表大会常务委员会): read as the full name, so a question in the short form finds the text.
+ABBREVIATIONS = {
+    "全国人大常委会": "全国人民代表大会常务委员会",
+    "人大常委会": "人民代表大会常务委员会",
+    "全国人大": "全国人民代表大会",
+    "全国政协": "中国人民政治协商会议全国委员会",
+    "发展改革委": "发展和改革委员会",
+    "发改委": "发展和改革委员会",
+}
+_ABBREVIATION = re.compile("|".join(sorted(ABBREVIATIONS, key=len, reverse=True)))
 
 
 @lru_cache(maxsize=4096)
@@ -36,7 +47,7 @@ def tokenize(text: str) -> list[str]:
 
     An attachment label is one word, its number normalized (附件三中 → 附件 + 附件3 + 中, as 附件3 is): jieba
     would cut it 附件/三中 here and 附件/三 there, and 附件三 and 附件3 name the same attachment."""
-    text = _normalize(text)
+    text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(0)], _normalize(text))
     out: list[str] = []
     at = 0
     for match in LABEL.finditer(text):

@@ -13,3 +13,9 @@ def test_an_attachment_label_is_one_word_whatever_its_numerals():
 
 def test_a_word_that_only_contains_附件_is_no_label():
     assert not any(t.startswith("附件") and t != "附件" for t in tokenize("安全附件失效，成套附件及其改装附件"))
+
+
+def test_a_short_name_of_a_body_reads_as_its_full_name():
+    # the question says 全国人大常委会, the law writes 全国人民代表大会常务委员会
+    assert "全国人民代表大会常务委员会" in tokenize("2017年全国人大常委会决定")
+    assert set(tokenize("全国人大常委会")) <= set(tokenize("第十二届全国人民代表大会常务委员会第三十次会议"))
