@@ -1,7 +1,8 @@
 """The offline default answerer: picks the source sentences that best answer the question and cites them.
 
 How a source is read into units is kb/answer/units.py; which attachments have no content is kb/answer/gaps.py.
-What stays here is one concern, scoring units against a question, so the module is a little over 300 lines.
+What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; what stays
+here is one concern, scoring units against a question.
 """
 from __future__ import annotations
 
@@ -16,10 +17,9 @@ from typing import Mapping, Sequence
 from kb.labels import LABEL, make_label
 from kb.answer.units import INTRODUCES, read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
-import jieba
-
-from kb.search.tokens import MEASURE_WORDS, tokenize
-from kb.text import fold_case
+from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
+from kb.answer.question import ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, single_runs
+from kb.search.tokens import tokenize
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -30,40 +30,11 @@ NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
 LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
-# What a question asks for, from its question words.
-_LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
-_QUANTITY = re.compile(rf"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
-_TITLE = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件")  # asks what something is called
-_NAME = re.compile(rf"{_TITLE.pattern}|谁")
-# A quantity or list question asks for something: the words right after 多少名/几艘/哪些 (多少名在编医生, 哪些外部救援
-# 电话), or right before a closing 是多少/有多大 (累计降雨量是多少). A sentence that lacks them (in its own words or in
-# what its source is about) speaks of something else. Attribute words (尺寸, 数量)
-# are what the number itself expresses, so they need not appear.
-_COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
-_COUNTED_BEFORE = re.compile(
-    r"(?P<what>[^，。？！?!,、；;]+?)(?:(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟])"
-)  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
-COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
-_CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
-ATTRIBUTES = frozenset(
-    "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
-    "距离 时长 数值 标准 范围 幅度 区间".split())
-QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
-_LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
-_WORD_CHAR = re.compile(r"\w")
-_CODE = re.compile(r"(?=[0-9a-z]*[a-z])(?=[0-9a-z]*[0-9])[0-9a-z]{3,}")  # 0x001a, rhzkf6: a code names one thing
-_ASKED_MEASURE = re.compile(rf"(?:多少|(?<!哪)几)([{MEASURE_WORDS}])")
-_ORDINAL = re.compile(r"第[0-9０-９零〇一二两三四五六七八九十百千]+")
-_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
-# 按照香港基本法原来的规定，… / 依照国旗法，…: the opening clause says where to look, the rest what is asked; the
-# document's name already counts through what its sentences are about, so the frame's words weigh half.
-_FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[^，,。；;？?！!]{1,40})[，,]")
-FRAME_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
 QUOTED_MATCH = 1.25
 # A question word the sentence lacks, but whose characters it holds in other words (降到/降至, 东侧/东邻, 颜色/涂色):
@@ -71,7 +42,7 @@ QUOTED_MATCH = 1.25
 CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
-COUNTED_REACH = 6  # characters between what is counted and its number
+
 
 
 @dataclass(frozen=True)
@@ -82,41 +53,6 @@ class _Candidate:
     position: int = 0  # order of the unit within its source
     item: bool = False  # a list line or a table row rather than a sentence
     focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
-
-
-@dataclass(frozen=True)
-class Asks:
-    """What a question asks for: a quantity (a number answers it), a list, a name."""
-
-    quantity: bool
-    list: bool
-    name: bool
-
-
-def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
-    """What a 多少/几/哪些 question asks for: per alternative (平面图和疏散图), the words a sentence must hold (its
-    first two nouns, attribute words such as 电话 or 尺寸 aside: the number itself is those); and all the phrase's
-    words, which weigh more than the rest of the question. Empty when it asks for no count or list."""
-    def words(text: str) -> list[str]:  # single characters are measure words and particles here
-        return [t for t in tokenize(text) if len(t) > 1]
-
-    def nouns(found: list[str]) -> list[str]:
-        return [t for t in found if t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
-
-    after = _COUNTED_AFTER.search(question)
-    if after and words(after.group("what")):
-        parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
-        needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
-        return needed, {t for found in parts for t in found}
-    before = _COUNTED_BEFORE.search(question)
-    found = words(before.group("what")) if before else []
-    needed = nouns(found)[-COUNTED_WORDS:]
-    return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
-
-
-def asks(question: str) -> Asks:
-    """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
-    return Asks(bool(_QUANTITY.search(question)), bool(_LIST.search(question)), bool(_NAME.search(question)))
 
 
 class ExtractiveAnswerer:
@@ -162,15 +98,8 @@ class ExtractiveAnswerer:
         demand (a number, a list, a name), the document the question names, the twin-plan rule — reads best in
         order; each step's helper is below.
         """
-        frame = _FRAME.match(question)
-        if frame:  # the preposition stands apart: jieba would glue it to a name it does not know (按紫楹|台酒店)
-            question = f"{question[:frame.start('frame')]} {question[frame.start('frame'):]}"
-        weights = Counter({t: 1.0 for t in tokenize(question)})
-        if frame:
-            rest = set(tokenize(question[frame.end() + 1:]))
-            for t in tokenize(frame.group("frame")):
-                if t not in rest:
-                    weights[t] = FRAME_WEIGHT
+        question, frame_words = framed(question)
+        weights = Counter({t: FRAME_WEIGHT if t in frame_words else 1.0 for t in tokenize(question)})
         quoted = _QUOTED.findall(question)
         for term in quoted:
             for t in tokenize(term):
@@ -181,8 +110,8 @@ class ExtractiveAnswerer:
             return []
         wants = asks(question)
         needed, focus = asked_for(question)
-        measure = "".join(_ASKED_MEASURE.findall(question))
-        codes = {t for t in weights if _CODE.fullmatch(t)}  # 一式几份: an answer gives a number of 份
+        measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
+        codes = {t for t in weights if CODE.fullmatch(t)}
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(read_units(s.text))
@@ -193,8 +122,8 @@ class ExtractiveAnswerer:
         words = frozenset(t for t in weights if len(t) > 1)
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
-        runs = _single_runs(question)
-        token_sets = [_words(_LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
+        runs = single_runs(question)
+        token_sets = [_words(LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
                       | frozenset(ch for run in runs if run in _fold(text) for ch in run if ch in weights)
                       if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
@@ -203,7 +132,7 @@ class ExtractiveAnswerer:
                         for (_, _, _, header), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
-        titles = {_LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
+        titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         about_attached = bool(ATTACHED & set(tokenize(question)))  # 预案里附了哪些图: the attachments are the answer
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
         n = len(units)
@@ -233,15 +162,15 @@ class ExtractiveAnswerer:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
-            if wants.quantity and (needed and (_counts(text, needed) if not header else
-                                               _has_number(text) and any(n <= tokens for n in needed))
-                                   or measure and _measured(text, measure)):
+            if wants.quantity and (needed and (counts(text, needed) if not header else
+                                               has_number(text) and any(n <= tokens for n in needed))
+                                   or measure and measured(text, measure)):
                 coverage *= COUNTED_MATCH  # a table row is one record: its number is what it names
-            if wants.quantity and not wants.list and not _has_number(text):
+            if wants.quantity and not wants.list and not has_number(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
-            if not (about_attached or _TITLE.search(question)) and _names_attachment(text, titles):
+            if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
             if needed and not any(n <= tokens | about[source.n] for n in needed):
                 continue  # it speaks of something other than what the question asks for
@@ -366,38 +295,10 @@ def _cites(text: str, label: str) -> bool:
     return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
 
 
-def _counts(text: str, needed: Sequence[set[str]]) -> bool:
-    """The sentence puts a number right after (or before) a word of what the question counts (委员共800人, 800名委员,
-    选举委员会共1200人), the number a quantity, not an ordinal (常务委员会第五次会议)."""
-    plain = _plain_numbers(text)
-    wanted = {w for words in needed for w in words}
-    for word, start, end in _spans(plain):
-        if any(w in word for w in wanted) and (_NUMBER.search(plain[end:end + COUNTED_REACH]) or _NUMBER.search(plain[max(0, start - 3):start])):
-            return True
-    return False
-
-
-@lru_cache(maxsize=32768)
-def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
-    """The words of a text with where they stand (jieba's default cut: whole words only)."""
-    return tuple((fold_case(w), a, b) for w, a, b in jieba.tokenize(text))
-
-
-def _single_runs(question: str) -> list[str]:
-    """Where the question writes a one-character word beside another word (一式 of 一式几份, 旗杆套): a text that
-    writes the same characters together holds that word, however jieba cuts the text (一/式, 旗杆/套为)."""
-    spans = [(w, a, b) for w, a, b in _spans(question) if _WORD_CHAR.match(w)]
-    runs = []
-    for (w1, a1, b1), (w2, a2, b2) in zip(spans, spans[1:]):
-        if b1 == a2 and (len(w1) == 1 or len(w2) == 1):
-            runs.append(question[a1:b2])
-    return [fold_case(r) for r in runs]
-
-
 def _names_attachment(text: str, titles: set[str]) -> bool:
     """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
     title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
-    line = _LIST_NUMBER.sub("", text).strip()
+    line = LIST_NUMBER.sub("", text).strip()
     return line in titles or any(len(t) >= MIN_TITLE_PREFIX and line.startswith(t) for t in titles)
 
 
@@ -405,21 +306,6 @@ def _char_share(word: str, text: str, around: frozenset[str]) -> float:
     """The share of a word's characters that the text holds; one only in what the text is about counts half
     (按紫楹, jieba's cut of 按紫楹台酒店…, against 紫楹台 of the plan's cover)."""
     return sum(1.0 if ch in text else TITLE_CREDIT if ch in around else 0.0 for ch in word) / len(word)
-
-
-def _measured(text: str, measure: str) -> bool:
-    """The sentence gives a number in the measure the question asks for (一式几份 → 一式4份)."""
-    return bool(re.search(rf"[0-9０-９零〇一二两三四五六七八九十百千万]\s*[{re.escape(measure)}]", _plain_numbers(text)))
-
-
-def _has_number(text: str) -> bool:
-    """A number that could answer: not a list item's number (3．), an attachment's (见附件3) nor an ordinal (第八十八条)."""
-    return bool(_NUMBER.search(_plain_numbers(text)))
-
-
-def _plain_numbers(text: str) -> str:
-    """The text without the numbers that answer no 多少: list numbers, attachment labels, ordinals (第N条, 第十二届)."""
-    return _ORDINAL.sub("第", LABEL.sub("", _LIST_NUMBER.sub("", text)))
 
 
 _NONE: frozenset[str] = frozenset()
