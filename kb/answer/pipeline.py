@@ -177,7 +177,7 @@ class Pipeline:
         yield turn.think(f"检索查询：{query.replace(chr(10), ' / ')}", "retrieval")
         if turn.snapshot.documents:
             since = time.perf_counter()
-            hits = self.retriever.retrieve(query, request)
+            hits = self.retrieve(query, request)
             turn.timed("retrieval", since)
             yield turn.think(
                 f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
@@ -302,6 +302,10 @@ class Pipeline:
 
     # The three steps a baseline (kb/eval/baselines.py) replaces: the graph before and after the answer, and the
     # offline answer's text.
+
+    def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
+        """Vector and BM25 search, fused and thresholded (kb/search/retrieval.py)."""
+        return self.retriever.retrieve(query, request)
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
         """Attachments reached through REFERENCES from the hits, under the prefetch budget."""

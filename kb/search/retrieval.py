@@ -36,8 +36,11 @@ class Retriever:
         self.neighbours = neighbours
         self.reranker = reranker
 
-    def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
-        """The top-k hits above the threshold, best first, with neighbours when expansion is on."""
+    def retrieve(self, query: str, request: TurnRequest, leads: bool = True) -> list[Hit]:
+        """The top-k hits above the threshold, best first, with neighbours when expansion is on.
+
+        `leads`: keep a document's best chunk that cites an attachment under the threshold (keep()). Which chunks
+        cite one is the graph's REFERENCES edges, so a baseline without the graph retrieves without them."""
         index = self.bm25()
         libraries = list(request.library_ids) or None
         if libraries and index.libraries and index.libraries <= set(libraries):
@@ -46,7 +49,7 @@ class Retriever:
         vector_hits = self.vectors.query(query, pool, libraries, request.document_id)
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
-        hits = keep(hits, request.threshold, request.top_k, index.citing)
+        hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset())
         if request.enable_rerank and hits:
             scores = self.reranker.scores(query, [h.text for h in hits])
             order = sorted(range(len(hits)), key=lambda i: -scores[i])
