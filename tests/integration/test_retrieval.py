@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kb.errors import RerankError
+from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.search.rerank import EndpointReranker
 from kb.turn import TurnRequest
 
@@ -108,3 +109,19 @@ def test_a_write_retokenizes_only_the_changed_chunks(service, tmp_path):
         assert snapshot.bm25.search("赵六 值班", 3)[0][0].doc_id == result.doc_id
     finally:
         service.stores.ingestor.delete(result.doc_id)
+
+
+def test_only_the_graph_keeps_a_citing_chunk_under_the_threshold(service):
+    # keep() holds a document's best chunk that cites an attachment below the threshold, since the graph follows it;
+    # which chunks cite one is the graph's REFERENCES edges, so the baselines retrieve without them
+    query = "绿洲化工园区应急指挥部的24小时值班电话是多少？"
+    request = TurnRequest(query)
+    with_leads = service.pipeline.retriever.retrieve(query, request)
+    without = service.pipeline.retriever.retrieve(query, request, leads=False)
+    extra = [h for h in with_leads if h.chunk_id not in {w.chunk_id for w in without}]
+    citing = service.read.current().bm25.citing
+    assert extra and all(h.chunk_id in citing and h.score < request.threshold for h in extra)
+    assert all(h.score >= request.threshold for h in without)
+    for baseline in (NaivePipeline, KeywordPipeline):
+        pipeline = baseline(service.settings, service.read, service.pipeline.retriever, service.history, None)
+        assert [h.chunk_id for h in pipeline.retrieve(query, request)] == [h.chunk_id for h in without]
