@@ -19,7 +19,7 @@ from kb.answer.units import INTRODUCES, read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, single_runs
-from kb.search.tokens import tokenize
+from kb.search.tokens import is_dictionary_word, tokenize
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -110,6 +110,7 @@ class ExtractiveAnswerer:
             return []
         wants = asks(question)
         needed, focus = asked_for(question)
+        needed = _real(needed, sources)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
         for t in focus:
@@ -293,6 +294,14 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
 def _cites(text: str, label: str) -> bool:
     """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
     return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
+
+
+def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
+    """What is counted, without the words jieba made up from the question's characters (多少日内要付 → 内要) that no
+    source writes either: they name nothing. A dictionary word no source writes (在编) still rules sentences out."""
+    written = "".join(_fold(s.text) for s in sources)
+    kept = [{w for w in words if is_dictionary_word(w) or w in written} for words in needed]
+    return [words for words in kept if words]
 
 
 def _names_attachment(text: str, titles: set[str]) -> bool:

@@ -63,3 +63,8 @@ def _words(text: str) -> list[str]:
         if _WORD.search(t) and t not in STOPWORDS and not _QUESTION_MEASURE.match(t)
     ]
 
+
+def is_dictionary_word(word: str) -> bool:
+    """jieba's dictionary holds the word; else its HMM made it up from the characters around it (内要 of 日内要付)."""
+    jieba.dt.check_initialized()
+    return bool(jieba.dt.FREQ.get(word))

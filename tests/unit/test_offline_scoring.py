@@ -70,3 +70,19 @@ def test_a_code_the_question_gives_finds_its_row():
                       ((0, len(CODES)),), ("c7",), 1.0)]
     answer = [c.text for c in ExtractiveAnswerer().select_parts("能源计量仪表接口协议中，代号0x001A对应哪种物理量的单位？", sources)]
     assert answer and "电流" in answer[0], answer
+
+
+CONTRACT = "\n".join([
+    "9、委托代理报酬的收取",
+    "9.1由委托人支付代理报酬的，在本合同签订后10日内，委托人应向受托人支付不少于全部代理报酬20％的代理预付款。",
+    "9.2医院现有医生120名，其中主任医师8名。",
+])
+
+
+def test_a_word_jieba_makes_up_from_the_questions_characters_asks_for_nothing():
+    # 多少日内要付 is cut 多少/日/内要/付: no source writes 内要, and no dictionary holds it
+    sources = [Source(1, "d4", "招标代理合同", "lib", "", "", CONTRACT, ((0, len(CONTRACT)),), ("c5",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("招标代理合同签订后多少日内要付预付款？", sources)]
+    assert answer and "10日内" in answer[0], answer
+    # a dictionary word that no source writes still asks for something the knowledge base lacks
+    assert ExtractiveAnswerer().select_parts("医院有多少名在编医生？", sources) == []
