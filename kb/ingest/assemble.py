@@ -10,6 +10,7 @@ from typing import Sequence
 from kb.ingest.splitting import split_attachments
 from kb.ingest.chunking import chunk_document
 from kb.model import Attachment, Document, ParsedFile, Part
+from kb.text import unspace
 from kb.ingest.references import extract_references
 
 PART_SEPARATOR = "\n\n"
@@ -119,8 +120,8 @@ def _title(main: ParsedFile) -> str:
             break
         title = main.text[heading.start : heading.end].lstrip("# ").strip()
         if title and heading.level == 1:
-            return title
-    return title_line(main.text) or Path(main.file).stem
+            return unspace(title)
+    return unspace(title_line(main.text)) or Path(main.file).stem
 
 
 def title_line(text: str) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
+from kb.text import unspace
 
 MAX_TITLE_CHARS = 60
 # A title read from the first sentence of the paragraph below a bare header is shorter than a full title line.
@@ -145,7 +146,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         stop = head.start + len(text[head.start : stop].rstrip())
         stop = max(stop, head.end)
         omitted = head.omitted or _content_omitted(text[head.end : stop])
-        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], head.title, head.start, stop, omitted))
+        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], unspace(head.title), head.start, stop,
+                                      omitted))
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
     return Split(tuple(attachments), tuple(sorted(structural)), listed)

@@ -218,3 +218,9 @@ def test_a_title_over_two_lines_is_read_whole_from_the_documents_list():
     ])
     titles = {a.label: a.title for a in split_attachments(text).attachments}
     assert titles == {"附件1": "重庆市举报奖励审批表", "附件2": "重庆市领取违法违规行为举报奖励资金授权委托书"}
+
+
+def test_a_letter_spaced_title_is_read_as_written_together():
+    # OCR and PDF copies set titles letter-spaced; the spaces inside a run of single characters are no part of it
+    text = "正文见附录B。\n\n## 附 录 B\n\n(规范性附录)\n\n功 能 码\n\n功能码 0x03 读保持寄存器。\n"
+    assert [(a.label, a.title) for a in split_attachments(text).attachments] == [("附录B", "功能码")]
