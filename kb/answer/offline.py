@@ -299,8 +299,11 @@ def _cites(text: str, label: str) -> bool:
 def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
     """What is counted, without the words jieba made up from the question's characters (多少日内要付 → 内要) that no
     source writes either: they name nothing. A dictionary word no source writes (在编) still rules sentences out."""
-    written = "".join(_fold(s.text) for s in sources)
-    kept = [{w for w in words if is_dictionary_word(w) or w in written} for words in needed]
+    made_up = {w for words in needed for w in words if not is_dictionary_word(w)}
+    if not made_up:
+        return needed
+    unwritten = {w for w in made_up if not any(w in _fold(s.text) for s in sources)}
+    kept = [words - unwritten for words in needed]
     return [words for words in kept if words]
 
 
