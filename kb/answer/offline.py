@@ -99,7 +99,8 @@ class ExtractiveAnswerer:
         order; each step's helper is below.
         """
         question, frame_words = framed(question)
-        weights = Counter({t: FRAME_WEIGHT if t in frame_words else 1.0 for t in tokenize(question)})
+        asked = tokenize(question)
+        weights = Counter({t: FRAME_WEIGHT if t in frame_words else 1.0 for t in asked})
         quoted = _QUOTED.findall(question)
         for term in quoted:
             for t in tokenize(term):
@@ -134,7 +135,7 @@ class ExtractiveAnswerer:
         about = _about(sources, covers or {})
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
-        about_attached = bool(ATTACHED & set(tokenize(question)))  # 预案里附了哪些图: the attachments are the answer
+        about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
@@ -163,10 +164,8 @@ class ExtractiveAnswerer:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
-            if wants.quantity and (needed and (counts(text, needed) if not header else
-                                               has_number(text) and any(n <= tokens for n in needed))
-                                   or measure and measured(text, measure)):
-                coverage *= COUNTED_MATCH  # a table row is one record: its number is what it names
+            if wants.quantity and _counted(text, header, tokens, needed, measure):
+                coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(text):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
@@ -294,6 +293,14 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
 def _cites(text: str, label: str) -> bool:
     """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
     return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
+
+
+def _counted(text: str, header: str | None, tokens: frozenset[str], needed: list[set[str]], measure: str) -> bool:
+    """The unit gives its number as a count of what the question counts: right beside it (委员共800人), as a table
+    row's own number (a row is one record: its number is what it names), or in the measure asked for (一式4份)."""
+    if needed and (has_number(text) and any(n <= tokens for n in needed) if header else counts(text, needed)):
+        return True
+    return bool(measure) and measured(text, measure)
 
 
 def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:

@@ -303,9 +303,13 @@ class Pipeline:
     # The three steps a baseline (kb/eval/baselines.py) replaces: the graph before and after the answer, and the
     # offline answer's text.
 
+    # Which chunks cite an attachment is the graph's REFERENCES edges: a baseline without the graph retrieves without
+    # them (it keeps no citing chunk under the threshold, having no way to follow it).
+    follows_references = True
+
     def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
         """Vector and BM25 search, fused and thresholded (kb/search/retrieval.py)."""
-        return self.retriever.retrieve(query, request)
+        return self.retriever.retrieve(query, request, leads=self.follows_references)
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
         """Attachments reached through REFERENCES from the hits, under the prefetch budget."""

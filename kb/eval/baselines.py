@@ -37,8 +37,7 @@ class NaivePipeline(Pipeline):
     def validate(self, request: TurnRequest) -> TurnRequest:
         return replace(super().validate(request), enable_hybrid_search=False)
 
-    def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
-        return self.retriever.retrieve(query, request, leads=False)  # which chunks cite attachments is the graph's
+    follows_references = False
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
         return NO_PREFETCH
@@ -54,8 +53,7 @@ class NaivePipeline(Pipeline):
 class KeywordPipeline(Pipeline):
     """The FastGPT attachment workflow: no prefetch; a keyword match per 相关附件 line, then a fetch per line."""
 
-    def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
-        return self.retriever.retrieve(query, request, leads=False)  # no graph: no REFERENCES edges to keep by
+    follows_references = False
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
         return NO_PREFETCH

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import jieba
 
-from kb.labels import LABEL, make_label
+from kb.labels import LABEL, make_label, normalize_kind
 from kb.text import fold_case
 
 jieba.setLogLevel(logging.WARNING)
@@ -52,7 +52,8 @@ def tokenize(text: str) -> list[str]:
     at = 0
     for match in LABEL.finditer(text):
         out += _words(text[at:match.start()])
-        out += [fold_case(re.sub(r"\s", "", match.group("kind"))), fold_case(make_label(match.group("kind"), match.group("number")))]
+        kind = match.group("kind")
+        out += [normalize_kind(kind), fold_case(make_label(kind, match.group("number")))]
         at = match.end()
     return out + _words(text[at:])
 

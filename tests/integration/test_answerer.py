@@ -51,16 +51,21 @@ RULES = {
 }
 
 
-@pytest.fixture(scope="module")
-def rules(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("rules")
-    for name, text in RULES.items():
+def _served(tmp_path_factory, documents: dict[str, str], library: str):
+    """A service over real stores holding these documents, for one test module."""
+    folder = tmp_path_factory.mktemp(library)
+    for name, text in documents.items():
         (folder / name).write_text(text + "\n", encoding="utf-8")
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
-    results = svc.stores.ingestor.ingest([folder], "rules")
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp(f"{library}-store")))
+    results = svc.stores.ingestor.ingest([folder], library)
     assert not [r.error for r in results if r.error]
     yield svc
     svc.close()
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    yield from _served(tmp_path_factory, RULES, "rules")
 
 
 def ask(service, question: str) -> dict:
@@ -168,14 +173,7 @@ TWINS = {
 
 @pytest.fixture(scope="module")
 def twins(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("twins")
-    for name, text in TWINS.items():
-        (folder / name).write_text(text + "\n", encoding="utf-8")
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("twin-store")))
-    results = svc.stores.ingestor.ingest([folder], "twins")
-    assert not [r.error for r in results if r.error]
-    yield svc
-    svc.close()
+    yield from _served(tmp_path_factory, TWINS, "twins")
 
 
 def test_the_document_a_question_names_answers_it_alone(twins):
@@ -236,14 +234,7 @@ LAW = {
 
 @pytest.fixture(scope="module")
 def law(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("law")
-    for name, text in LAW.items():
-        (folder / name).write_text(text + "\n", encoding="utf-8")
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("law-store")))
-    results = svc.stores.ingestor.ingest([folder], "law")
-    assert not [r.error for r in results if r.error]
-    yield svc
-    svc.close()
+    yield from _served(tmp_path_factory, LAW, "law")
 
 
 def test_a_range_question_is_answered_by_the_numbers_that_make_the_range(law):
