@@ -12,8 +12,13 @@ from kb.text import fold
 # Inside a label only horizontal space may separate its parts: "改装附件" at a line's end and "4．调节" on the
 # next line are two things, not 附件4. Text taken from PDFs spaces the kind itself (附 件 1).
 SPACE = r"[ \t\u3000\xa0]*"
-KIND = r"(?P<kind>附[ \u3000]?件|附[ \u3000]?录|附[ \u3000]?表)"
 _CN_NUM = r"[零〇一二两三四五六七八九十百]+"
+# 附1, 附2: the short form of 附件1 (附1: 应急行动工作领导小组联络方式), but not the verb 附 before a count (附1张照片,
+# 附二维码): Arabic digits not followed by a measure word, or a Chinese numeral followed by a separator.
+_MEASURE = r"[张份页件个本套篇册幅项条种]"
+_BARE = (rf"附(?={SPACE}(?:[0-9０-９]+(?![0-9０-９]*{SPACE}{_MEASURE})|{_CN_NUM}(?=[：:．.、\s]|$)))")
+KIND = rf"(?P<kind>附[ \u3000]?件|附[ \u3000]?录|附[ \u3000]?表|{_BARE})"
+BARE_KIND = "附件"  # what 附1 is short for
 _DASH = r"[-－—–]"
 # Arabic (with an optional sub-number), Chinese numerals, or a single Latin letter.
 NUMBER = (
@@ -43,8 +48,9 @@ def normalize_number(raw: str) -> str:
 
 
 def normalize_kind(raw: str) -> str:
-    """'附 件' → '附件'."""
-    return re.sub(r"\s", "", raw)
+    """'附 件' → '附件'; '附' (of 附1) → '附件'."""
+    kind = re.sub(r"\s", "", raw)
+    return BARE_KIND if kind == "附" else kind
 
 
 def make_label(kind: str, raw_number: str) -> str:

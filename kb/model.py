@@ -147,3 +147,4 @@ class Hit:
     bm25_score: float | None = None
     rerank_score: float | None = None
     expanded: bool = False  # added by context expansion, not by search
+    continues: str = ""  # the table header row or list lead-in the chunk's start continues

@@ -30,3 +30,53 @@ _SPACED = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff](?:[ \u3000][\u4e00-\u
 def unspace(title: str) -> str:
     """A letter-spaced title written as a reader reads it (功 能 码 → 功能码); other spaces are kept."""
     return _SPACED.sub(lambda m: re.sub(r"[ \u3000]", "", m.group(0)), title)
+
+
+# A line that opens with an enumeration mark: 甲、 (一) （1） 1. 一、 ① A．
+ENUMERATED = re.compile(
+    r"^\s*(?:[（(][0-9０-９一二三四五六七八九十]+[)）]|[0-9０-９]+[、.．)）](?![0-9０-９])|[一二三四五六七八九十]+[、.．]"
+    r"|[甲乙丙丁戊己庚辛壬癸][、.．]|[①-⑳]|[A-Za-zＡ-Ｚ][、.．)）])"
+)
+INTRODUCES = re.compile(r"[：:]\s*$")  # a sentence that introduces the list below it (按照以下标准给予奖励：)
+_MARK_STYLES = str.maketrans({
+    **dict.fromkeys("0123456789０１２３４５６７８９", "1"), **dict.fromkeys("一二三四五六七八九十", "一"),
+    **dict.fromkeys("甲乙丙丁戊己庚辛壬癸", "甲"), **{chr(c): "①" for c in range(ord("①"), ord("⑳") + 1)},
+    **{chr(c): "A" for c in [*range(ord("A"), ord("Z") + 1), *range(ord("a"), ord("z") + 1)]},
+    "(": "（", ")": "）", ".": "．",
+})
+
+
+def enumeration_style(line: str) -> str:
+    """The kind of mark a line opens with (（一） and （二） are one kind, 甲、 another), or "" when it has none."""
+    match = ENUMERATED.match(line)
+    return re.sub(r"1+|一+", lambda m: m.group(0)[0], match.group(0).strip().translate(_MARK_STYLES)) if match else ""
+
+
+class ListReader:
+    """Reads lines in order and tells which list lead-in each one is an item of: the sentence ending in ： above a
+    run of lines that open with marks of one kind. A blank line between items does not end the list; a line of
+    another kind does (（三） after 甲、乙、 is the next point, not an item under （二）…如下：)."""
+
+    def __init__(self) -> None:
+        self.lead = ""
+        self.style = ""
+
+    def read(self, line: str, lead: str | None = None) -> str:
+        """The lead-in `line` is an item under, or ""; `lead` is what to remember when the line introduces a list
+        (default: the whole line)."""
+        stripped = line.strip()
+        if not stripped:
+            return ""
+        style = enumeration_style(stripped)
+        under = ""
+        if self.lead and style and self.style in ("", style):
+            under, self.style = self.lead, style
+        else:
+            self.end()
+        if INTRODUCES.search(stripped):
+            self.lead, self.style = (stripped if lead is None else lead), ""
+        return under
+
+    def end(self) -> None:
+        """A heading or a table ends every list."""
+        self.lead, self.style = "", ""

@@ -51,6 +51,7 @@ class Source:
     score: float
     prefetched: bool = False  # reached through REFERENCES rather than by search
     via: str = ""  # the mention that led here, for prefetched attachments
+    preamble: str = ""  # the table header row or list lead-in its text continues (a chunk cut inside one)
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,18 @@ import re
 import unicodedata
 from functools import lru_cache
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from kb.labels import LABEL, make_label
-from kb.answer.units import INTRODUCES, read_units
+from kb.answer.units import read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
-from kb.answer.question import ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, single_runs
+from kb.answer.question import (
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, person_names, single_runs,
+)
 from kb.search.tokens import is_dictionary_word, tokenize
+from kb.text import INTRODUCES
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -53,6 +56,7 @@ class _Candidate:
     position: int = 0  # order of the unit within its source
     item: bool = False  # a list line or a table row rather than a sentence
     focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
+    lead: str = ""  # the sentence that introduced its list (如下五种：), quoted before it
 
 
 class ExtractiveAnswerer:
@@ -112,12 +116,14 @@ class ExtractiveAnswerer:
         wants = asks(question)
         needed, focus = asked_for(question)
         needed = _real(needed, sources)
+        names = person_names(question)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
-        units = [(s, i, text, header) for s in sources for i, (text, header) in enumerate(read_units(s.text))
-                 if text.strip() != s.doc_title]
+        units = [(s, i, u.text, u.header, u.lead) for s in sources
+                 for i, u in enumerate(read_units(s.text, s.preamble))
+                 if u.text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
@@ -127,12 +133,14 @@ class ExtractiveAnswerer:
         runs = single_runs(question)
         token_sets = [_words(LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
                       | frozenset(ch for run in runs if run in _fold(text) for ch in run if ch in weights)
-                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _ in units]
+                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - _words(header) if header else tokens
-                        for (_, _, _, header), tokens in zip(units, token_sets)]
+                        for (_, _, _, header, _), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
+        for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
+            about[s.n] |= {t for t in weights if len(t) > 1 and _abbreviates(t, s.doc_title)}
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
@@ -141,24 +149,27 @@ class ExtractiveAnswerer:
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
         held: dict[str, set[str]] = {}
-        for (source, _, _, _), tokens in zip(units, token_sets):
+        for (source, _, _, _, _), tokens in zip(units, token_sets):
             held.setdefault(source.doc_id, set()).update(tokens)
         ruled_out = _not_named(sources, weights, held)
         named = _title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
         misnamed = _misnamed(question, sources, present)
         candidates = []
-        for (source, position, text, header), tokens in zip(units, token_sets):
+        for (source, position, text, header, lead), tokens in zip(units, token_sets):
             if not tokens:
                 continue
+            # An enumerated line reads with its list's lead-in: 甲、长288公分 is a 通用尺度 of 国旗之通用尺度定为如下五种：
+            around_words = about[source.n]
+            own_words, tokens = tokens, tokens | _words(lead) if lead else tokens
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
-            implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
+            implied = sum(weights[t] * idf[t] for t in weights if t in around_words and t not in tokens) / total
             folded, around = _fold(text), about_chars[source.n]
             near = sum(weights[t] * idf[t] * _char_share(t, folded, around) for t in words
-                       if t not in tokens and t not in about[source.n]) / total
+                       if t not in tokens and t not in around_words) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if codes & tokens:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
@@ -166,21 +177,22 @@ class ExtractiveAnswerer:
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
             if wants.quantity and _counted(text, header, tokens, needed, measure):
                 coverage *= COUNTED_MATCH
-            if wants.quantity and not wants.list and not has_number(text):
+            if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
                 coverage *= NO_NUMBER
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
-            if needed and not any(n <= tokens | about[source.n] for n in needed):
+            if needed and not any(_speaks_of(n, tokens | around_words, names) for n in needed):
                 continue  # it speaks of something other than what the question asks for
-            if own > 0:
-                candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens)))
+            if any(t in own_words for t in weights):
+                candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
+                                             lead))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             return []
         if wants.list and candidates[0].item:
-            return _list_items(candidates)
+            return _with_leads(_list_items(candidates))
         if wants.list and INTRODUCES.search(candidates[0].text):
             return _introduced(candidates[0])
         best = candidates[0].coverage
@@ -199,7 +211,7 @@ class ExtractiveAnswerer:
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
-        return out
+        return _with_leads(out)
 
 
 def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
@@ -224,7 +236,8 @@ def _not_named(sources: Sequence[Source], weights: Mapping[str, float],
 
 def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> set[str]:
     """The documents the question names with a word their title lacks and no source holds (绿洲化工园区*地震*应急预案
-    when the plan is 绿洲化工园区突发环境事件应急预案): it asks about a document the knowledge base does not have."""
+    when the plan is 绿洲化工园区突发环境事件应急预案): it asks about a document the knowledge base does not have. A
+    word the title holds shortened (一中 of 第一中学) names it."""
     clauses = [tokenize(c) for c in _CLAUSE.split(question)]
     out = set()
     for s in sources:
@@ -234,18 +247,38 @@ def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> se
             if len(inside) < 2:
                 continue
             between = tokens[inside[0] + 1 : inside[-1]]
-            if any(len(t) > 1 and t not in title and t not in present for t in between):
+            if any(len(t) > 1 and t not in title and t not in present and not _abbreviates(t, s.doc_title)
+                   for t in between):
                 out.add(s.doc_id)
     return out
+
+
+def _abbreviates(word: str, title: str) -> bool:
+    """The word is the title's words cut short, its characters taken in order (一中 in 绍兴*一中* of 绍兴市第一中学,
+    as a reader shortens a name)."""
+    rest = iter(title)
+    return all(ch in rest for ch in word)
 
 
 def _introduced(intro: _Candidate) -> list[_Candidate]:
     """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
     out = [intro]
-    for text, header in read_units(intro.source.text)[intro.position + 1 :]:
-        if header is None or len(out) > MAX_LIST_ITEMS:
+    for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
+        if unit.header is None or len(out) > MAX_LIST_ITEMS:
             break
-        out.append(_Candidate(intro.source, text, intro.coverage, intro.position + len(out), True))
+        out.append(_Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
+    return out
+
+
+def _with_leads(chosen: Sequence[_Candidate]) -> list[_Candidate]:
+    """The chosen units, each enumerated line after its list's lead-in (once): 甲、长288公分 means nothing alone."""
+    quoted = {c.text.strip() for c in chosen}
+    out: list[_Candidate] = []
+    for c in chosen:
+        if c.lead and c.lead not in quoted:
+            quoted.add(c.lead)
+            out.append(replace(c, text=c.lead, item=False, lead=""))
+        out.append(c)
     return out
 
 
@@ -284,7 +317,7 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
         for other in sources:
             if other.doc_id != s.doc_id or other.label or other.prefetched:
                 continue
-            for text, _ in read_units(other.text):
+            for text, *_ in read_units(other.text):
                 if (s.via and s.via in text) or _cites(text, s.label):
                     about[s.n] |= _words(text)
     return about
@@ -293,6 +326,12 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
 def _cites(text: str, label: str) -> bool:
     """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
     return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
+
+
+def _speaks_of(needed: set[str], held: frozenset[str] | set[str], names: set[str]) -> bool:
+    """The unit speaks of what the question asks about: it holds every word of it, or the person it names (组长朱雯的
+    电话: a contact line 朱雯 177… writes the name without the role)."""
+    return needed <= held or bool(needed & names & held)
 
 
 def _counted(text: str, header: str | None, tokens: frozenset[str], needed: list[set[str]], measure: str) -> bool:

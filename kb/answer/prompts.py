@@ -15,6 +15,7 @@ SYSTEM_PROMPT = """你是一个企业知识库问答助手，负责回答关于�
 REFERENCE_HEADER = "[{n}] 《{doc_title}》{where}"
 REFERENCE_ATTACHMENT_WHERE = " {label} {title}"
 REFERENCE_VIA = "（由正文引用“{mention}”关联）"
+REFERENCE_CONTINUES = "（本段接上文：{line}）"  # a chunk cut inside a table or a list: the line it continues
 USER_PROMPT = """参考资料：
 {references}
 

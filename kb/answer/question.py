@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import jieba
+from jieba import posseg
 
 from kb.search.tokens import MEASURE_WORDS, tokenize
 from kb.text import fold_case
@@ -56,8 +57,10 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
     def words(text: str) -> list[str]:  # single characters are measure words and particles here
         return [t for t in tokenize(text) if len(t) > 1]
 
-    def nouns(found: list[str]) -> list[str]:
-        return [t for t in found if t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES]
+    def nouns(found: list[str]) -> list[str]:  # nor the pieces jieba also cuts an attribute into (联系 of 联系电话)
+        attributes = [t for t in found if t in ATTRIBUTES]
+        return [t for t in found if t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES
+                and not any(t in a for a in attributes)]
 
     after = _COUNTED_AFTER.search(question)
     if after and words(after.group("what")):
@@ -85,6 +88,12 @@ def framed(question: str) -> tuple[str, set[str]]:
     spaced = f"{question[:at]} {question[at:]}"
     rest = set(tokenize(spaced[frame.end() + 1:]))
     return spaced, {t for t in tokenize(frame.group("frame")) if t not in rest}
+
+
+@lru_cache(maxsize=4096)
+def person_names(question: str) -> frozenset[str]:
+    """The people the question names (jieba's part-of-speech tag nr: 朱雯, 陈柏良), as the tokenizer writes them."""
+    return frozenset(fold_case(w.word) for w in posseg.cut(question) if w.flag == "nr" and len(w.word) > 1)
 
 
 @lru_cache(maxsize=32768)

@@ -6,7 +6,10 @@ from typing import Sequence
 
 from graph.store import DocumentSummary
 from graph.prefetch import Prefetched
-from kb.answer.prompts import NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT, USER_PROMPT
+from kb.answer.prompts import (
+    NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_CONTINUES, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT,
+    USER_PROMPT,
+)
 from kb.turn import Hit, ReferencedDoc, Source, merge_spans
 
 _CITATION = re.compile(r"\[(\d+(?:\s*[,，、]\s*\d+)*)\]")
@@ -35,7 +38,7 @@ def build_sources(
         sources.append(Source(
             n=len(sources) + 1, doc_id=hit.doc_id, doc_title=doc.title if doc else hit.doc_id, library=hit.library,
             label=hit.attachment, title="", text=hit.text, spans=((hit.start, hit.end),), chunk_ids=(hit.chunk_id,),
-            score=hit.score,
+            score=hit.score, preamble=hit.continues,
         ))
     for p in prefetched:
         doc = documents.get(p.doc_id)
@@ -52,7 +55,8 @@ def _extend(source: Source, hit: Hit) -> Source:
     before = hit.end <= source.spans[0][0]
     text = hit.text + "\n" + source.text if before else source.text + "\n" + hit.text
     return Source(source.n, source.doc_id, source.doc_title, source.library, source.label, source.title, text,
-                  merge_spans([*source.spans, (hit.start, hit.end)]), (*source.chunk_ids, hit.chunk_id), source.score)
+                  merge_spans([*source.spans, (hit.start, hit.end)]), (*source.chunk_ids, hit.chunk_id), source.score,
+                  preamble=hit.continues if before else source.preamble)
 
 
 def format_sources(sources: Sequence[Source]) -> str:
@@ -65,6 +69,8 @@ def format_sources(sources: Sequence[Source]) -> str:
         header = REFERENCE_HEADER.format(n=s.n, doc_title=s.doc_title, where=where)
         if s.via:
             header += REFERENCE_VIA.format(mention=s.via)
+        if s.preamble:
+            header += "\n" + REFERENCE_CONTINUES.format(line=s.preamble)
         blocks.append(f"{header}\n{s.text}")
     return "\n\n".join(blocks)
 

@@ -3,37 +3,61 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
+from kb.text import INTRODUCES, ListReader
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _RULE = re.compile(r":?-{2,}:?|")
 MAX_PLAIN_COLUMNS = 6
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
-INTRODUCES = re.compile(r"[：:]\s*$")  # a sentence that introduces the list below it
 _DIGIT = re.compile(r"[0-9０-９]")
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
 
 
+class Unit(NamedTuple):
+    """One answerable unit of a source."""
+
+    text: str
+    header: str | None  # a table row's header row; "" for a list line; None for a sentence
+    lead: str = ""  # an enumerated line's lead-in, the sentence that opens its list (通用尺度定为如下五种：)
+
+
 @lru_cache(maxsize=4096)
-def read_units(text: str) -> tuple[tuple[str, str | None], ...]:
-    """The answerable units of a source text (cached: the same chunks come back turn after turn)."""
-    return tuple(_read_units(text))
+def read_units(text: str, preamble: str = "") -> tuple[Unit, ...]:
+    """The answerable units of a source text (cached: the same chunks come back turn after turn).
+
+    `preamble`: the line the text continues (kb/search/indexed_text.py: the header row of the table it starts inside,
+    or the lead-in of its list), read first and not returned: a chunk that opens at （五） of a list reads as the
+    list's fifth item."""
+    if not preamble:
+        return tuple(_read_units(text))
+    skip = len(_read_units(preamble))
+    return tuple(_read_units(f"{preamble}\n{text}"))[skip:]
 
 
-def _read_units(text: str) -> list[tuple[str, str | None]]:
+def _read_units(text: str) -> list[Unit]:
     """The answerable units of a source: sentences (None), list lines ("") and table rows read as 'column：value'
-    with their header row (the header's text)."""
-    units: list[tuple[str, str | None]] = []
+    with their header row (the header's text). The lines of an enumerated list carry the sentence that introduced
+    it: 甲、长288公分，高192公分 says what it measures only under 国旗之通用尺度定为如下五种："""
+    units: list[Unit] = []
     header: list[str] | None = None
     plain: list[str] | None = None
+    lists = ListReader()
     for line in text.split("\n"):
         stripped = line.strip()
-        if not stripped or is_toc_line(line) or is_header_line(stripped):
+        if not stripped:
             header = None
+            continue  # a blank line between a list's items (Markdown) does not end the list
+        if is_toc_line(line) or is_header_line(stripped):
+            header = None
+            lists.end()
             continue
+        sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
+        lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
         if CELL_SEPARATOR in stripped:
             cells = _cells(stripped)
             if all(_RULE.fullmatch(c) for c in cells):
@@ -42,20 +66,20 @@ def _read_units(text: str) -> list[tuple[str, str | None]]:
                 header = cells
                 continue
             if len(cells) == len(header):
-                units.append(("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v), " ".join(header)))
+                units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v),
+                                  " ".join(header)))
                 continue
         header = None
         fields = stripped.split()
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
-            units.append(("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
+            units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
             continue
         # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
         # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
         plain = fields if _is_plain_header(fields, stripped) else None
-        sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
-        units.extend((sentence, "" if item else None) for sentence in sentences)
+        units.extend(Unit(sentence, "" if item else None, lead) for sentence in sentences)
     return units
 
 

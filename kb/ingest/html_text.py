@@ -8,7 +8,12 @@ next blank line, and on past blank lines while the next line starts another bloc
 not closed yet. lxml parses each block; the Markdown and plain text around it stay exactly as they were, and a
 text with no HTML block comes back unchanged (the same string), so stored spans and citations stay exact.
 
-A `.html` / `.htm` file is read whole as one block.
+A `.html` / `.htm` file is read whole as one block, and so is a saved web page under any name (a .txt that opens
+with `<!DOCTYPE html>` or `<html>`): its scripts and styles are not text. Of a page, only its main content is the
+document: readability-lxml (the method of Mozilla's Readability) drops the site's menus, navigation and footer,
+unless that would drop a line the document hangs on (an attachment's label line, a table row, its longest
+paragraph), when the page is read whole. Inside Markdown, a `<script>`, `<style>`,
+`<pre>` or `<textarea>` block runs to its closing tag, blank lines and all (CommonMark's HTML block type 1).
 """
 from __future__ import annotations
 
@@ -17,8 +22,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 from lxml import html as lxml_html
+from readability import Document as Readable
 
 from kb.errors import ParseError
+from kb.labels import KIND, NUMBER, SPACE
 
 # CommonMark's block-level tag names (HTML block type 6) plus the raw-text ones (type 1).
 BLOCK_TAGS = frozenset(
@@ -35,6 +42,10 @@ _TABLE_OPEN = re.compile(r"<table(?=[\s/>])", re.I)
 _TABLE_CLOSE = re.compile(r"</table\s*>", re.I)
 _CONTINUED = re.compile(r"[(（]\s*续\s*[)）]")  # 表 D.1 (续): the table goes on below
 _HEADING = re.compile(r"h([1-6])")
+_PAGE = re.compile(r"^\ufeff?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
+_RAW_TEXT = frozenset({"script", "style", "pre", "textarea"})
+_TABLE_ROW = re.compile(r"^\|.*\|\s*$")  # a table's row as _row() writes it
+_STRUCTURE = re.compile(rf"^[#*\s]*(?:{KIND}(?:{SPACE}{NUMBER}|\s*[：:])|附\s*[：:])")  # an attachment's label line
 MAX_COLSPAN = 1000  # HTML's own limit
 MAX_ROWSPAN = 65534
 
@@ -58,7 +69,10 @@ def html_to_text(name: str, text: str, *, whole: bool = False, markdown_headings
     Raises ParseError naming `name` when lxml cannot read a block.
     """
     if whole:
-        return "\n".join(_render(name, _XML_DECLARATION.sub("", text, count=1), _Tables(), markdown_headings))
+        page = _XML_DECLARATION.sub("", text, count=1)
+        lines = _render(name, page, _Tables(), markdown_headings)
+        main = _main_content(page, lines, markdown_headings) if is_html_page(page) else None
+        return "\n".join(lines if main is None else main)
     lines = text.split("\n")
     regions = _regions(lines)
     if not regions:
@@ -74,6 +88,27 @@ def html_to_text(name: str, text: str, *, whole: bool = False, markdown_headings
         pos = end + 1
     out.extend(lines[pos:])
     return "\n".join(out)
+
+
+def _main_content(page: str, lines: list[str], markdown_headings: bool) -> list[str] | None:
+    """The lines of the page's main content, or None when it would lose a line the document needs (see the module
+    docstring) or cannot be found."""
+    try:
+        summary = Readable(page).summary(html_partial=True)
+    except ValueError:  # readability's Unparseable (it wraps every failure in it): the page is read whole
+        return None
+    main = _render("", summary, _Tables(), markdown_headings)
+    kept = {line.strip() for line in main}
+    needed = [line.strip() for line in lines if _STRUCTURE.match(line) or _TABLE_ROW.match(line)]
+    longest = max((line.strip() for line in lines), key=len, default="")
+    if not main or longest not in kept or any(line not in kept for line in needed):
+        return None
+    return main
+
+
+def is_html_page(text: str) -> bool:
+    """The text is a whole web page (a saved .html, whatever the file is called)."""
+    return bool(_PAGE.match(text[:4096]))
 
 
 def _is_start(line: str) -> bool:
@@ -103,6 +138,11 @@ def _regions(lines: list[str]) -> list[tuple[int, int]]:
             i += 1
             continue
         end, open_tables = i, _open_tables(line)
+        raw = _START.match(line).group(1)
+        if raw and raw.lower() in _RAW_TEXT:
+            close = re.compile(rf"</{raw}\s*>", re.I)
+            while end + 1 < n and not close.search(lines[end]):
+                end += 1
         while True:
             while end + 1 < n and lines[end + 1].strip():
                 end += 1

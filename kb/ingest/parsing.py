@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kb.ingest.docx_text import CELL_SEPARATOR, read_docx, split_tags
 from kb.errors import ParseError
-from kb.ingest.html_text import html_to_text
+from kb.ingest.html_text import html_to_text, is_html_page
 from kb.model import Heading, ParsedFile
 from kb.ingest.text_encoding import decode_text
 
@@ -50,8 +50,9 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         if ext == ".md":
             text, tags = _split_front_matter(text)
         # HTML blocks (converter tables, a web page's <p>s) read as lines; text without HTML stays the same string.
-        markdown = ext == ".md" or ext in _HTML_EXTENSIONS
-        text = html_to_text(name, text, whole=ext in _HTML_EXTENSIONS, markdown_headings=markdown)
+        whole = ext in _HTML_EXTENSIONS or is_html_page(text)  # a saved web page, whatever its name
+        markdown = ext == ".md" or whole
+        text = html_to_text(name, text, whole=whole, markdown_headings=markdown)
         headings = _markdown_headings(text) if markdown else ()
     if not text.strip():
         raise ParseError(name, "the file holds no text.")

@@ -26,6 +26,7 @@ class IndexedChunk:
     end: int
     text: str
     context: str = ""  # indexed before the text (kb/search/indexed_text.py); never shown
+    continues: str = ""  # the table header row or list lead-in its start continues (indexed_text.continued_lines)
 
 
 class BM25Index:
@@ -44,7 +45,12 @@ class BM25Index:
         self._libraries = np.array([c.library for c in self.chunks], dtype=object)
         self.libraries = frozenset(c.library for c in self.chunks)  # every library that holds a chunk
         self._docs = np.array([c.doc_id for c in self.chunks], dtype=object)
+        self._continues = {c.chunk_id: c.continues for c in self.chunks if c.continues}
         self._lock = threading.Lock()  # bm25s retrieval is not documented as thread-safe
+
+    def continued(self, chunk_id: str) -> str:
+        """The line a chunk's start continues (its table's header row, its list's lead-in), or ""."""
+        return self._continues.get(chunk_id, "")
 
     def search(
         self, query: str, k: int, libraries: Sequence[str] | None = None, doc_id: str | None = None

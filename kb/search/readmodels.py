@@ -9,7 +9,7 @@ from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphStore
 from graph.view import GraphView
 from kb.model import Chunk
-from kb.search.indexed_text import indexed_texts
+from kb.search.indexed_text import continued_lines, indexed_texts
 from kb.search.bm25 import BM25Index, IndexedChunk, TokenCache
 
 
@@ -67,8 +67,10 @@ class ReadModels:
         for doc_id, owned in by_doc.items():
             titles = {a.label: a.title for a in catalog.of_documents([doc_id])}
             contexts = indexed_texts(documents[doc_id].title, owned, titles)
+            continues = continued_lines(owned)
             library = documents[doc_id].library
-            chunks += [IndexedChunk(c.id, c.doc_id, library, c.attachment, c.index, c.start, c.end, c.text, context)
+            chunks += [IndexedChunk(c.id, c.doc_id, library, c.attachment, c.index, c.start, c.end, c.text, context,
+                                    continues[c.id])
                        for c, context in zip(owned, contexts)]
         view = GraphView(stored, edges)
         citing = frozenset(e.chunk_id for e in edges if e.chunk_id)

@@ -56,7 +56,7 @@ class Retriever:
             hits = [replace(hits[i], rerank_score=scores[i]) for i in order]
         if request.enable_context_expansion and hits:
             hits = self._expand(hits)
-        return hits
+        return [replace(h, continues=index.continued(h.chunk_id)) for h in hits]
 
     def _expand(self, hits: list[Hit]) -> list[Hit]:
         """Each hit followed by its neighbouring chunks of the same body or attachment (once each)."""

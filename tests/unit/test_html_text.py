@@ -108,7 +108,7 @@ def test_a_converter_table_becomes_a_pipe_table_in_place_and_the_markdown_around
 
 
 def test_a_row_of_a_converted_table_is_read_with_its_header_like_a_markdown_row():
-    units = [text for text, header in read_units(html_to_text("规范.md", CONVERTER_MD)) if header]
+    units = [text for text, header, _ in read_units(html_to_text("规范.md", CONVERTER_MD)) if header]
     assert "代码：M；属性值：工业区；属性值定义：工矿企业的生产车间、库房 及其附属设施区域" in units
     assert any(u.startswith("代码：W；属性值：物流仓储区") for u in units)
 
@@ -238,3 +238,37 @@ def test_an_html_page_with_nothing_readable_is_a_parse_error(tmp_path, page):
     (tmp_path / "空.html").write_text(page, encoding="utf-8")
     with pytest.raises(ParseError, match="holds no text"):
         parse_file(tmp_path / "空.html", LIMIT)
+
+
+NAVIGATION = "".join(f"<li><a href='/c{i}'>栏目{i}</a></li>" for i in range(40))
+PLAN = ("<p>青禾县第一中学极端天气应急行动预案</p>"
+        + "".join(f"<p>第{i}条 学校在气象灾害红色预警信号生效期间，按本预案安排停课、值班和复课，"
+                  f"并由安全处负责预警信息的监控与发布，各部门按分工落实第{i}项措施。</p>" for i in range(1, 9))
+        + "<p>附1: 应急行动工作领导小组联络方式</p><p>朱雯 17757550666 陈银伟 18906858010</p>")
+PAGE = ("<!DOCTYPE html>\n<html><head><title>青禾县第一中学极端天气应急行动预案--安全处</title>"
+        "<script>function login(){\n\n  document.getElementById('x').innerHTML = '登录';\n}</script></head>"
+        f"<body><div class='nav'><ul>{NAVIGATION}</ul></div><div class='main'>{PLAN}</div>"
+        "<div class='footer'>版权所有 青禾县第一中学 技术支持：某公司</div></body></html>")
+
+
+def test_a_saved_web_page_reads_as_its_main_content_whatever_the_file_is_called(tmp_path):
+    (tmp_path / "预案.txt").write_text(PAGE, encoding="utf-8")
+    text = parse_file(tmp_path / "预案.txt", LIMIT).text
+    lines = text.split("\n")
+    assert lines[0] == "青禾县第一中学极端天气应急行动预案"
+    assert "附1: 应急行动工作领导小组联络方式" in lines and "朱雯 17757550666 陈银伟 18906858010" in lines
+    assert "栏目3" not in text and "版权所有" not in text and "getElementById" not in text
+
+
+def test_a_page_whose_main_content_would_lose_an_attachment_is_read_whole():
+    # readability keeps the long article; the attachment's label line sits apart, in a short block of its own
+    page = PAGE.replace("<p>附1: 应急行动工作领导小组联络方式</p>", "").replace(
+        "<div class='footer'>", "<div class='side'><p>附件2：值班表</p></div><div class='footer'>")
+    text = html_to_text("预案.txt", page, whole=True)
+    assert "附件2：值班表" in text.split("\n")
+
+
+def test_a_script_block_in_markdown_runs_to_its_closing_tag():
+    text = "正文第一段。\n\n<script>\nvar a = 1;\n\nvar b = 2;\n</script>\n\n正文第二段。"
+    out = html_to_text("规范.md", text)
+    assert [line for line in out.split("\n") if line] == ["正文第一段。", "正文第二段。"], out

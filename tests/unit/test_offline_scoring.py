@@ -86,3 +86,33 @@ def test_a_word_jieba_makes_up_from_the_questions_characters_asks_for_nothing():
     assert answer and "10日内" in answer[0], answer
     # a dictionary word that no source writes still asks for something the knowledge base lacks
     assert ExtractiveAnswerer().select_parts("医院有多少名在编医生？", sources) == []
+
+
+CONTACTS = "\n".join([
+    "附1: 应急行动工作领导小组联络方式",
+    "朱雯 17757550666 陈银伟 18906858010",
+    "陈柏良 13357570708 俞建种 18906858199",
+])
+PLAN = "二、领导小组\n组 长：朱雯\n副组长：陈银伟、陈柏良、俞建种\n气象灾害红色预警信号发出后，领导小组全体成员必须到校待命。"
+
+
+def plan_sources() -> list[Source]:
+    title = "青禾县第一中学极端天气应急行动预案"
+    return [Source(1, "d5", title, "lib", "", "", PLAN, ((0, len(PLAN)),), ("c1",), 1.0),
+            Source(2, "d5", title, "lib", "附件1", "应急行动工作领导小组联络方式", CONTACTS,
+                   ((0, len(CONTACTS)),), ("c2",), 0.9)]
+
+
+def test_a_contact_line_answers_for_the_person_the_question_names_whatever_role_it_gives():
+    # 组长朱雯的联系电话: the list writes the name and the number, not the role, nor the 联系 of 联系电话
+    answer = [c.text for c in ExtractiveAnswerer().select_parts(
+        "青禾县第一中学极端天气应急行动预案中，领导小组组长朱雯的联系电话是多少？", plan_sources())]
+    assert answer and "17757550666" in answer[0], answer
+
+
+def test_a_document_named_by_its_short_name_is_not_taken_for_another():
+    # 青禾一中 is how a reader shortens 青禾县第一中学: the question names this plan, not one the library lacks
+    answer = [c.text for c in ExtractiveAnswerer().select_parts(
+        "青禾一中极端天气应急行动预案里，副组长陈柏良的手机号是多少？", plan_sources())]
+    assert answer and "13357570708" in answer[0], answer
+    assert not ExtractiveAnswerer().select_parts("青禾一中地震应急预案里，副组长陈柏良的手机号是多少？", plan_sources())

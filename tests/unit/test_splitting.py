@@ -29,6 +29,7 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("附录 B：风险物质临界量", "附录B", "风险物质临界量"),
         ("附件１２：通讯录", "附件12", "通讯录"),
         ("附 件 3：应急队伍联系表", "附件3", "应急队伍联系表"),  # spaced as text taken from a PDF
+        ("附1: 应急行动工作领导小组联络方式", "附件1", "应急行动工作领导小组联络方式"),  # 附1: short for 附件1
     ],
 )
 def test_header_forms(header, label, title):
@@ -224,3 +225,9 @@ def test_a_letter_spaced_title_is_read_as_written_together():
     # OCR and PDF copies set titles letter-spaced; the spaces inside a run of single characters are no part of it
     text = "正文见附录B。\n\n## 附 录 B\n\n(规范性附录)\n\n功 能 码\n\n功能码 0x03 读保持寄存器。\n"
     assert [(a.label, a.title) for a in split_attachments(text).attachments] == [("附录B", "功能码")]
+
+
+@pytest.mark.parametrize("text", ["本通知附1张照片。", "请扫描本页所附二维码报名。", "报名表附2份。"])
+def test_the_verb_before_a_count_is_no_short_label(text):
+    from kb.labels import LABEL
+    assert LABEL.search(text) is None
