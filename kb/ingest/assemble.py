@@ -14,6 +14,10 @@ from kb.text import unspace
 from kb.ingest.references import extract_references
 
 PART_SEPARATOR = "\n\n"
+# How annex-rag reads a file into attachments, references and chunks. Raise it whenever the same file would be read
+# differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
+# bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
+READING_VERSION = 2
 TITLE_WINDOW = 600  # a document's title sits in its first lines (a cover: number, issuer, title, date)
 TITLE_LINES = 12
 MAX_TITLE = 40
@@ -76,7 +80,8 @@ def build_document(
     references = extract_references(text, attachments, structural, document_title=_title(main))
     chunks = chunk_document(doc_id, text, attachments, target, cap)
     all_tags = tuple(dict.fromkeys([*main.tags, *tags]))
-    digest = hashlib.sha256("\x00".join([*(p.content_hash for p in parts), *all_tags]).encode("utf-8")).hexdigest()
+    digest = hashlib.sha256("\x00".join([f"reading {READING_VERSION}", *(p.content_hash for p in parts), *all_tags])
+                            .encode("utf-8")).hexdigest()
     return Document(
         id=doc_id,
         library=library,

@@ -49,6 +49,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         tags = ()
         if ext == ".md":
             text, tags = _split_front_matter(text)
+            text = _without_extension_syntax(text)
         # HTML blocks (converter tables, a web page's <p>s) read as lines; text without HTML stays the same string.
         whole = ext in _HTML_EXTENSIONS or is_html_page(text)  # a saved web page, whatever its name
         markdown = ext == ".md" or whole
@@ -65,6 +66,21 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         )
     digest = hashlib.sha256((text + "\x00" + "\x1f".join(tags)).encode("utf-8")).hexdigest()
     return ParsedFile(file=name, path=str(path), text=text, content_hash=digest, headings=headings, tags=tags)
+
+
+_CONTAINER = re.compile(r"^[ \t]*:{3,}[ \t]*(?:[\w-]+)?[ \t]*(?P<title>.*?)[ \t]*$", re.M)
+_ATTRIBUTES = re.compile(
+    r"^(?P<heading>#{1,6}[ \t].*?)[ \t]*\{(?:[#.][\w-]+|[\w-]+=[^{}\s]*)(?:[ \t]+[^{}]*)?\}[ \t]*$", re.M
+)
+
+
+def _without_extension_syntax(text: str) -> str:
+    """Markdown extensions' syntax a reader never sees: a container's fences (`::: info 附录` … `:::`, of VitePress
+    and markdown-it-container) leave their title, and a heading's attribute list (`{align="center"}`, `{#id}`) goes."""
+    if ":::" not in text and "{" not in text:
+        return text
+    text = _CONTAINER.sub(lambda m: m.group("title"), text)
+    return _ATTRIBUTES.sub(lambda m: m.group("heading"), text)
 
 
 def _split_front_matter(text: str) -> tuple[str, tuple[str, ...]]:

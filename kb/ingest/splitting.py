@@ -14,7 +14,13 @@ MAX_SENTENCE_TITLE_CHARS = 40
 # Decoration around a header line: Markdown heading marks, bold, list bullets.
 _DECOR = r"[#*\s>]*"
 _SEPARATOR = r"(?:\**\s*[：:、.．\-－—–_]+\s*|\**\s+)"
-_HEADER = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR}(?P<title>.*?))?[*\s]*$")
+# A standard's appendix says whether it binds before its title: 附录A / (规范性附录) / 标题, or on one line.
+_STATUS_WORDS = r"(?:规范性|资料性|标准的|提示的|参考性?|补充|推荐性?)"
+_STATUS = re.compile(rf"^[#*\s]*[（(]\s*{_STATUS_WORDS}\s*(?:附录|附件|件)?\s*[）)]\s*")
+# 附录A 术语, 附件1：名单; 附 录 E（资料性）示例: the status right after the label, the title after it.
+_HEADER = re.compile(
+    rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:(?:{_SEPARATOR}|(?=[（(]\s*{_STATUS_WORDS}))(?P<title>.*?))?[*\s]*$"
+)
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
 _UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
@@ -40,8 +46,6 @@ _FIRST_SENTENCE = re.compile(
     r"^(?!本|为|根据|依据|按照|依照|对|在|由|各|凡|如|若)(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS
 )
 _NO_TITLE = frozenset({"无", "略", "（略）", "见下表", "附后"})
-# A standard's appendix says whether it binds before its title: 附录A / (规范性附录) / 标题, or on one line.
-_STATUS = re.compile(r"^[#*\s]*[（(]\s*(?:规范性|资料性|标准的|提示的|参考性?|补充|推荐性?)\s*(?:附录|附件|件)?\s*[）)]\s*")
 
 
 @dataclass(frozen=True)

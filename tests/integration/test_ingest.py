@@ -62,6 +62,20 @@ def test_reingesting_unchanged_files_changes_nothing(stores, tmp_path):
     assert _consistent(stores) == before
 
 
+def test_a_new_way_of_reading_reads_an_unchanged_file_again(stores, tmp_path, monkeypatch):
+    # an upgrade that splits or links differently: the same file is read anew, not kept as it was first read
+    from kb.ingest import assemble
+
+    folder = _copy(tmp_path, HOTEL)
+    stores.ingestor.ingest([folder], "shared")
+    before = _consistent(stores)
+    monkeypatch.setattr(assemble, "READING_VERSION", assemble.READING_VERSION + 1)
+    again = stores.ingestor.ingest([folder], "shared")
+    assert [r.status for r in again] == ["ingested"]
+    assert _consistent(stores) == before
+    assert [r.status for r in stores.ingestor.ingest([folder], "shared")] == ["unchanged"]
+
+
 def test_reingesting_an_edited_file_replaces_its_old_nodes(stores, tmp_path):
     folder = _copy(tmp_path, RULES)
     stores.ingestor.ingest([folder], "shared")

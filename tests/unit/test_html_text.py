@@ -272,3 +272,16 @@ def test_a_script_block_in_markdown_runs_to_its_closing_tag():
     text = "正文第一段。\n\n<script>\nvar a = 1;\n\nvar b = 2;\n</script>\n\n正文第二段。"
     out = html_to_text("规范.md", text)
     assert [line for line in out.split("\n") if line] == ["正文第一段。", "正文第二段。"], out
+
+
+def test_markdown_extension_syntax_is_not_text_and_a_container_titled_by_a_kind_is_an_attachment(tmp_path):
+    # VitePress's ::: container around the single appendix, and its heading's attribute list
+    (tmp_path / "办法.md").write_text("\n".join([
+        "# 青禾县突发环境事件信息报告办法", "", "第十条 事件分级按本办法附录执行。", "", "---", "",
+        "::: info 附录", "", '## 突发环境事件分级标准{align="center"}', "", "因环境污染疏散群众5万人以上的，为特别重大。",
+        ":::", "", "## 集合{x}",
+    ]), encoding="utf-8")
+    text = parse_file(tmp_path / "办法.md", LIMIT).text
+    assert "::: info" not in text and "{align" not in text and "## 集合{x}" in text  # {x} is no attribute list
+    split = split_attachments(text)
+    assert [(a.label, a.title) for a in split.attachments] == [("附录", "突发环境事件分级标准")]

@@ -30,6 +30,7 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("附件１２：通讯录", "附件12", "通讯录"),
         ("附 件 3：应急队伍联系表", "附件3", "应急队伍联系表"),  # spaced as text taken from a PDF
         ("附1: 应急行动工作领导小组联络方式", "附件1", "应急行动工作领导小组联络方式"),  # 附1: short for 附件1
+        ("## 附 录 E（资料性）数据对象快照存证参考示例", "附录E", "数据对象快照存证参考示例"),  # status, then title
     ],
 )
 def test_header_forms(header, label, title):
