@@ -159,17 +159,17 @@ class ExtractiveAnswerer:
         for (source, position, text, header, lead), tokens in zip(units, token_sets):
             if not tokens:
                 continue
-            # An enumerated line reads with its list's lead-in: 甲、长288公分 is a 通用尺度 of 国旗之通用尺度定为如下五种：
-            around_words = about[source.n]
-            own_words, tokens = tokens, tokens | _words(lead) if lead else tokens
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
+            own_words = tokens
+            if lead:  # an enumerated line reads with its list's lead-in: 甲、长288公分 under 国旗之通用尺度定为如下五种：
+                tokens = tokens | _words(lead)
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
-            implied = sum(weights[t] * idf[t] for t in weights if t in around_words and t not in tokens) / total
+            implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
             folded, around = _fold(text), about_chars[source.n]
             near = sum(weights[t] * idf[t] * _char_share(t, folded, around) for t in words
-                       if t not in tokens and t not in around_words) / total
+                       if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if codes & tokens:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
@@ -183,7 +183,7 @@ class ExtractiveAnswerer:
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
-            if needed and not any(_speaks_of(n, tokens | around_words, names) for n in needed):
+            if needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed):
                 continue  # it speaks of something other than what the question asks for
             if any(t in own_words for t in weights):
                 candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),

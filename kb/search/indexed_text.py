@@ -7,14 +7,16 @@ from kb.model import CELL_SEPARATOR, Chunk
 from kb.text import ListReader
 
 
-def indexed_texts(doc_title: str, chunks: Sequence[Chunk], titles: Mapping[str, str]) -> list[str]:
+def indexed_texts(doc_title: str, chunks: Sequence[Chunk], titles: Mapping[str, str],
+                  continues: Mapping[str, str] | None = None) -> list[str]:
     """The context each chunk is indexed with (vectors and BM25): document title, attachment label and title, and
     the line the chunk continues (its table's header row, its list's lead-in). The chunk's own text and span stay
     the source's.
 
-    `titles` maps attachment labels to their titles; chunks are one document's, in any order.
+    `titles` maps attachment labels to their titles; chunks are one document's, in any order. `continues` is
+    continued_lines(chunks) when the caller has it already.
     """
-    headers = continued_lines(chunks)
+    headers = continued_lines(chunks) if continues is None else continues
     out = []
     for chunk in chunks:
         owner = f"{chunk.attachment} {titles.get(chunk.attachment, '')}".strip() if chunk.attachment else ""
@@ -37,14 +39,10 @@ def continued_lines(chunks: Sequence[Chunk]) -> dict[str, str]:
         lists = ListReader()
         for chunk in sorted(owned, key=lambda c: c.index):
             lines = [line.strip() for line in chunk.text.split("\n")]
-            if header and CELL_SEPARATOR in lines[0] and lines[0] != header:
-                out[chunk.id] = header
-            out.setdefault(chunk.id, "")
-            opened = False
+            table = header if header and CELL_SEPARATOR in lines[0] and lines[0] != header else ""
+            leads = []
             for line in lines:
                 header = (header or line) if CELL_SEPARATOR in line else None
-                under = lists.read(line)
-                if line and not opened:
-                    opened = True
-                    out[chunk.id] = out[chunk.id] or under
+                leads.append(lists.read(line))
+            out[chunk.id] = table or next((lead for line, lead in zip(lines, leads) if line), "")
     return out

@@ -66,8 +66,8 @@ class ReadModels:
         chunks = []
         for doc_id, owned in by_doc.items():
             titles = {a.label: a.title for a in catalog.of_documents([doc_id])}
-            contexts = indexed_texts(documents[doc_id].title, owned, titles)
             continues = continued_lines(owned)
+            contexts = indexed_texts(documents[doc_id].title, owned, titles, continues)
             library = documents[doc_id].library
             chunks += [IndexedChunk(c.id, c.doc_id, library, c.attachment, c.index, c.start, c.end, c.text, context,
                                     continues[c.id])
