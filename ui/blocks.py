@@ -31,6 +31,7 @@ EXAMPLES = (
     "东岭街道有几艘冲锋舟？存放在哪里？",  # the right 附件4 of two template-twin documents
     "大型餐饮企业的餐厨垃圾收运费是多少？",  # 《餐厨垃圾收运价格表》 by title → 附表1
 )
+PLACEHOLDER = "**问一个答案藏在附件里的问题**，或点一个示例："
 INTRO = (
     "正文只写“详见附件12”，数据却在附件12里。annex-rag 把文档、附件和它们之间的引用存成图："
     "检索命中正文后，沿 **REFERENCES** 边跳到附件本身，把附件原文连同引用一起给出。点一个示例问题试试。"
@@ -49,34 +50,34 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         turns = gr.State([])
         shown = gr.State(None)
         with gr.Row(elem_id="annex-header", equal_height=True):
-            gr.Markdown(f"# 📎 annex-rag · 附件跳转问答\n{INTRO}", scale=4)
+            gr.Markdown(f"# 📎 annex-rag · 附件跳转问答\n<span class=\"annex-intro\">{INTRO}</span>", scale=4)
             gr.Markdown(_model_line(service), elem_id="annex-model", scale=1)
         if spaces.notice(service.settings):
             gr.Markdown(spaces.notice(service.settings), elem_id="annex-spaces-notice")
         with gr.Tabs():
             with gr.Tab("问答", id="chat"):
-                with gr.Row(equal_height=False):
-                    with gr.Column(scale=11):
+                with gr.Row(equal_height=False, elem_id="annex-main"):
+                    with gr.Column(scale=11, elem_id="annex-left"):
                         chatbot = gr.Chatbot(
                             elem_id="annex-chat", height=640, show_label=False, layout="bubble", latex_delimiters=[],
-                            allow_tags=False, buttons=["copy"], feedback_options=None,
-                            placeholder="问一个答案藏在附件里的问题，例如下面的示例。",
+                            allow_tags=False, buttons=["copy"], feedback_options=None, autoscroll=False,
+                            placeholder=PLACEHOLDER, examples=[{"text": q} for q in EXAMPLES],
                         )
                         with gr.Row(equal_height=True):
                             question = gr.Textbox(placeholder="输入问题，回车提问", show_label=False, scale=8, max_lines=4,
                                                   elem_id="annex-question")
                             send = gr.Button("提问", variant="primary", scale=1, min_width=80)
-                        with gr.Row(elem_id="annex-examples"):
+                        with gr.Row(elem_id="annex-examples"):  # hidden while the empty chat shows them
                             example_buttons = [gr.Button(q, size="sm", variant="secondary") for q in EXAMPLES]
-                        with gr.Accordion("设置", open=False):
+                        with gr.Accordion("设置", open=False, elem_classes=["annex-later"]):
                             knobs = _settings_panel(service)
                         share = build_share_panel()
-                        with gr.Accordion("历史会话", open=False):
+                        with gr.Accordion("历史会话", open=False, elem_classes=["annex-later"]):
                             new = gr.Button("新会话", size="sm")
                             conversations = gr.Radio([], label="本窗口的会话（点击重新打开）", elem_id="annex-conversations")
-                    with gr.Column(scale=9):
-                        paths = gr.Plot(paths_figure.placeholder(), label="图谱路径：检索片段 → REFERENCES → 附件",
-                                        elem_id="annex-paths")
+                    with gr.Column(scale=9, elem_id="annex-right"):
+                        gr.Markdown("**图谱路径**：检索片段 → REFERENCES → 附件", elem_id="annex-paths-title")
+                        paths = gr.Plot(paths_figure.placeholder(), show_label=False, elem_id="annex-paths")
                         all_paths = gr.Button(SHOW_ALL, size="sm", variant="secondary", elem_id="annex-all-paths")
                         with gr.Tabs():
                             with gr.Tab("引用"):
@@ -110,6 +111,12 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         for button in example_buttons:
             asked.append(button.click(lambda q=button.value: q, None, question, api_visibility="private").then(
                 ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4, concurrency_id="ask"))
+        def example(evt: gr.SelectData) -> str:  # an example question clicked inside the empty chat
+            return evt.value["text"]
+
+        asked.append(chatbot.example_select(example, None, question, api_visibility="private")
+                     .then(ask, ask_inputs, outputs, api_visibility="private", concurrency_limit=4,
+                           concurrency_id="ask"))
         all_paths.click(handlers.all_paths, [turns, shown], paths, api_visibility="private")
         def show_source(n: Any, t: list, s: int | None, request: gr.Request) -> str:
             return handlers.show_source(n, t, s, request.session_hash)
@@ -149,16 +156,24 @@ def _settings_panel(service: Service) -> list[gr.components.Component]:
     """The knobs of a turn, in KNOBS order, with TurnRequest's defaults."""
     libraries = service.sessions.visible(None, service.read.current().libraries)  # shared: every page starts so
     knobs = {
-        "library_ids": gr.CheckboxGroup(library_choices(libraries), label="知识库（不选 = 全部共享库和本会话私有库）"),
-        "top_k": gr.Slider(*RANGES["top_k"], DEFAULTS.top_k, step=1, label="topK：检索片段数"),
-        "threshold": gr.Slider(*RANGES["threshold"], DEFAULTS.threshold, step=0.05, label="threshold：相对相关度阈值"),
-        "enable_hybrid_search": gr.Checkbox(DEFAULTS.enable_hybrid_search, label="混合检索（向量 + BM25）"),
-        "enable_rerank": gr.Checkbox(DEFAULTS.enable_rerank, label="重排序"),
-        "enable_context_expansion": gr.Checkbox(DEFAULTS.enable_context_expansion, label="上下文扩展（相邻片段）"),
-        "hops": gr.Slider(*RANGES["hops"], DEFAULTS.hops, step=1, label="hops：沿引用跳转的步数（0 = 不预取附件）"),
-        "think": gr.Checkbox(DEFAULTS.think, label="think：让模型先思考（仅对支持的模型有效）"),
-        "history_turns": gr.Slider(*RANGES["history_turns"], DEFAULTS.history_turns, step=1,
-                                   label="historyTurns：检索时带上的前几轮问题"),
+        "library_ids": gr.CheckboxGroup(library_choices(libraries), label="知识库",
+                                        info="不选 = 全部共享库和🔒 本会话私有库 · API：libraryIds"),
+        "top_k": gr.Slider(*RANGES["top_k"], DEFAULTS.top_k, step=1, label="检索片段数",
+                           info="每次检索取回的片段数：多则找得全，也更慢 · API：topK"),
+        "threshold": gr.Slider(*RANGES["threshold"], DEFAULTS.threshold, step=0.05, label="相关度门槛",
+                               info="相对最相关片段的得分比例，低于它的片段丢掉 · API：threshold"),
+        "enable_hybrid_search": gr.Checkbox(DEFAULTS.enable_hybrid_search, label="混合检索（向量 + 关键词）",
+                                            info="同时按词面（BM25）检索，专名、编号更准 · API：enableHybridSearch"),
+        "enable_rerank": gr.Checkbox(DEFAULTS.enable_rerank, label="重排序",
+                                     info="取回后再按与问题的贴合度排一次 · API：enableRerank"),
+        "enable_context_expansion": gr.Checkbox(DEFAULTS.enable_context_expansion, label="带上相邻片段",
+                                                info="把命中片段前后的片段一起给回答 · API：enableContextExpansion"),
+        "hops": gr.Slider(*RANGES["hops"], DEFAULTS.hops, step=1, label="附件跳转步数",
+                          info="沿“详见附件N”的引用预取几层附件；0 = 不预取 · API：hops"),
+        "think": gr.Checkbox(DEFAULTS.think, label="先思考再回答",
+                             info="让模型先写出思考过程（仅对支持的模型有效） · API：think"),
+        "history_turns": gr.Slider(*RANGES["history_turns"], DEFAULTS.history_turns, step=1, label="参考前几轮问题",
+                                   info="追问时，检索带上前面几轮的问题 · API：historyTurns"),
     }
     gr.Markdown(_model_line(service))
     return [knobs[name] for name in KNOBS]

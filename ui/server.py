@@ -8,7 +8,8 @@ from fastapi import FastAPI
 
 from kb.service import Service
 from ui.api import api_router, install_error_handlers
-from ui.blocks import CSS, THEME, build_demo
+from ui.blocks import build_demo
+from ui.theme import look
 
 
 def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -> FastAPI:
@@ -17,4 +18,4 @@ def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -
     app.include_router(api_router(service), prefix="/api")
     install_error_handlers(app)
     demo = build_demo(service, extensions)
-    return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server, theme=THEME, css=CSS)
+    return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server, **look())

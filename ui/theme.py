@@ -3,11 +3,19 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ui.locale import locale_head
+
 _SANS = ["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Noto Sans CJK SC", "PingFang SC",
          "Microsoft YaHei", "sans-serif"]
 _MONO = ["ui-monospace", "SFMono-Regular", "Menlo", "Noto Sans Mono CJK SC", "monospace"]
 
 THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="orange", neutral_hue="slate", font=_SANS, font_mono=_MONO)
+
+
+def look() -> dict:
+    """What launch() / mount_gradio_app() take for the look: theme, CSS and the head that sets the language."""
+    return dict(theme=THEME, css=CSS, head=locale_head())
+
 
 CSS = """
 .gradio-container { max-width: 1680px !important; }
@@ -53,5 +61,36 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 .kb-summary { font-weight: 600; margin-bottom: 4px; }
 .kb-meta { color: var(--body-text-color-subdued); font-size: 0.8rem; }
 #kb-document { max-height: 760px; overflow-y: auto !important; }
+.compare-lead { display: inline-block; font-weight: 600; font-size: 1.02rem; padding: 3px 10px; border-radius: 6px;
+  background: var(--background-fill-secondary); border: 1px solid var(--border-color-primary); }
+/* The empty chat shows the example questions itself; the row under the box is for the next question. */
+.gradio-container:has(#annex-chat .placeholder-content) #annex-examples { display: none !important; }
+#annex-paths-title p { margin: 0; font-size: 0.9rem; }
+/* Tables and headings inside the panels read as tables and bold lines; numbers never wrap digit by digit. */
+.cite-table { border-collapse: collapse; margin: 4px 0; font-size: 0.85rem; white-space: normal; }
+.cite-table td { border: 1px solid var(--border-color-primary); padding: 2px 6px; vertical-align: top;
+  word-break: normal; overflow-wrap: normal; }
+.cite-h { display: block; font-weight: 700; margin: 2px 0; }
+.annex-nowrap { white-space: nowrap; }
+#annex-chat table td, #annex-chat table th { word-break: normal; overflow-wrap: normal; }
+.annex-phone-only { display: none !important; }
+@media (max-width: 640px) {
+  .gradio-container { padding: 6px !important; }
+  #annex-header { gap: 2px !important; }
+  #annex-header h1 { font-size: 1.1rem; }
+  #annex-header .annex-intro { display: none; }
+  #annex-model { text-align: left; font-size: 0.75rem; }
+  #annex-model br { display: none; }
+  /* The answer and its attachments first: graph paths and citations before the settings, sharing and history. */
+  #annex-main { flex-direction: column !important; }
+  #annex-left { display: contents !important; }
+  #annex-left > * { order: 1; }
+  #annex-right { order: 2; }
+  #annex-left > .annex-later, #annex-left > #annex-share, #annex-left > #annex-share-accordion { order: 3; }
+  #annex-chat { height: auto !important; max-height: 70vh; min-height: 300px; }
+  .annex-wide-only { display: none !important; }
+  .annex-phone-only { display: block !important; }
+}
+
 .kb-text { white-space: pre-wrap; max-height: 420px; overflow-y: auto; font-size: 0.8rem; }
 """

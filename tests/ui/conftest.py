@@ -50,13 +50,14 @@ def service(tmp_path_factory, ui_corpus):
 @pytest.fixture(scope="session")
 def app_url(service):
     """The Blocks launched on a free local port (no ui/api.py needed), shared by the client and browser tests."""
-    from ui.blocks import CSS, THEME, build_demo
+    from ui.blocks import build_demo
+    from ui.theme import look
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     demo = build_demo(service)
     demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                        theme=THEME, css=CSS, show_error=True)
+                        show_error=True, **look())
     yield f"http://127.0.0.1:{port}/"
     demo.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
+from ui.library.render import library_label
 from ui.safe import clip, h
 
 CONTEXT = 90  # characters of plain context shown before and after a cited span
@@ -20,6 +21,10 @@ PENDING = '<div class="annex-empty">检索中…</div>'
 _NUMBER = re.compile(r"\d[\d\-.．:：/]*\d")
 _CITE = re.compile(r"\s*\[\d+(?:\s*[,，、]\s*\d+)*\]")
 _LIST = re.compile(r"^\s*(?:[-*•]|\d+[.．、])\s*")
+_TABLE_ROW = re.compile(r"[^\n]*\|")
+_RULE = re.compile(r"[\s|:\-]*-{3,}[\s|:\-]*")  # a Markdown table's | --- | line
+_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+")
+_NOWRAP = re.compile(r"\d[\d\-－]{5,}\d")  # a phone number or a long figure: one unbreakable run
 
 
 def answer_terms(answer: str) -> list[str]:
@@ -96,7 +101,7 @@ def render_source(source: Mapping | None, text: str | None, answer: str = "") ->
 def _doc_card(doc: Mapping, sources: Sequence[Mapping], text: str | None, terms: Sequence[str]) -> str:
     numbers = " ".join(f"[{n}]" for n in doc.get("sources", ()))
     head = (f'<header><span class="cite-title">📄 {h(doc["title"])}</span>'
-            f'<span class="cite-lib">{h(doc.get("library", ""))}</span><span class="cite-nums">{h(numbers)}</span></header>')
+            f'<span class="cite-lib">{h(library_label(doc.get("library", "")))}</span><span class="cite-nums">{h(numbers)}</span></header>')
     snippets = []
     if text is None:  # the document was deleted after the turn: show the text the turn quoted
         for s in sources:
@@ -146,7 +151,10 @@ def _ellipsis(show: bool) -> str:
 
 
 def _marked(text: str, lo: int, hi: int, spans: Sequence[tuple[int, int]], terms: Sequence[str]) -> str:
-    """text[lo:hi] escaped, cited spans in <mark class="cite-span">, answer facts inside them in <mark class="cite-fact">."""
+    """text[lo:hi] escaped, cited spans in <mark class="cite-span">, answer facts inside them in <mark class="cite-fact">.
+
+    Read as a person reads it: Markdown table rows become a table, a `#` heading a bold line.
+    """
     level = [0] * (hi - lo)
     for start, end in spans:
         for i in range(max(start, lo), min(end, hi)):
@@ -158,12 +166,69 @@ def _marked(text: str, lo: int, hi: int, spans: Sequence[tuple[int, int]], terms
                 for k in range(i, i + len(term)):
                     level[k - lo] = 2
             i = text.find(term, i + len(term), hi)
-    out, i = [], 0
-    while i < len(level):
+    return _layout(text, lo, hi, level)
+
+
+def _layout(text: str, lo: int, hi: int, level: Sequence[int]) -> str:
+    """The lines of text[lo:hi]: runs of table rows as one <table>, headings bold, the rest as they are."""
+    out: list[str] = []
+    rows: list[tuple[int, int]] = []
+    start = lo
+    while start <= hi:
+        end = text.find("\n", start, hi)
+        end = hi if end < 0 else end
+        if _TABLE_ROW.match(text, start, end) and text.count("|", start, end) >= 2:
+            if not _RULE.fullmatch(text, start, end):
+                rows.append((start, end))
+        else:
+            if rows:
+                out.append(_table(text, lo, rows, level))
+                rows = []
+            heading = _HEADING.match(text, start, end)
+            if heading:
+                out.append(f'<span class="cite-h">{_pieces(text, lo, heading.end(), end, level)}</span>')
+            else:
+                out.append(_pieces(text, lo, start, end, level) + ("\n" if end < hi else ""))
+        start = end + 1
+    if rows:
+        out.append(_table(text, lo, rows, level))
+    return "".join(out)
+
+
+def _table(text: str, lo: int, rows: Sequence[tuple[int, int]], level: Sequence[int]) -> str:
+    """Table rows (`a | b | c`, with or without outer pipes) as an HTML table, each cell marked."""
+    body = []
+    for start, end in rows:
+        cells, a = [], start
+        for b in [*(m.start() for m in re.finditer(r"\|", text[start:end])), end - start]:
+            cells.append((a, start + b))
+            a = start + b + 1
+        if cells and not text[cells[0][0]:cells[0][1]].strip() and len(cells) > 1:
+            cells = cells[1:]  # a leading pipe
+        if cells and not text[cells[-1][0]:cells[-1][1]].strip() and len(cells) > 1:
+            cells = cells[:-1]  # a trailing pipe
+        body.append("<tr>" + "".join(f"<td>{_pieces(text, lo, *_strip(text, a, b), level)}</td>" for a, b in cells)
+                    + "</tr>")
+    return f'<table class="cite-table">{"".join(body)}</table>'
+
+
+def _strip(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def _pieces(text: str, lo: int, a: int, b: int, level: Sequence[int]) -> str:
+    """text[a:b] escaped, in runs of one mark level; phone numbers and other long numbers never wrap."""
+    out, i = [], a
+    while i < b:
         j = i
-        while j < len(level) and level[j] == level[i]:
+        while j < b and level[j - lo] == level[i - lo]:
             j += 1
-        piece = h(text[lo + i : lo + j])
-        out.append(piece if level[i] == 0 else f'<mark class="{("cite-span", "cite-fact")[level[i] - 1]}">{piece}</mark>')
+        piece = _NOWRAP.sub(r'<span class="annex-nowrap">\g<0></span>', h(text[i:j]))
+        out.append(piece if level[i - lo] == 0 else
+                   f'<mark class="{("cite-span", "cite-fact")[level[i - lo] - 1]}">{piece}</mark>')
         i = j
     return "".join(out)

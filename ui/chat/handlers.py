@@ -61,7 +61,7 @@ class ChatHandlers:
             yield {"owner": owner}
             return
         view = TurnView(question.strip())
-        turns = [*turns, view]
+        turns = [*turns, view] if conversation_id else [view]  # a new conversation (a shared page's too) starts empty
         yield {"question": "", "chatbot": chat_messages(turns), "owner": owner, "turns": turns, "shown": len(turns) - 1,
                "thinking": thinking.render_thinking(view), "citations": citations.PENDING,
                "citation_select": gr.update(choices=[], value=None), "source": citations.render_source(None, None),

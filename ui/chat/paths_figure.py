@@ -1,6 +1,7 @@
 """The graph paths of one turn as a plotly figure: retrieved chunks → REFERENCES → attachments, left to right."""
 from __future__ import annotations
 
+import html
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
@@ -22,8 +23,10 @@ STAGES = MappingProxyType({
     "prefetch": ("#f97316", "solid", "REFERENCES（回答前预取）"),
     "post_hop": ("#7c3aed", "dash", "回答后跳转"),
 })
-LABEL_CHARS = 13
+LABEL_CHARS = 12
 FADED = 0.3  # opacity of what the answer did not use
+FONT_PX = 11  # node label font size
+LINE_CHARS = 20  # a note wraps here: about 300 px of 12 px text, a phone's panel
 
 
 def path_graph(paths: Sequence[Mapping]) -> nx.DiGraph:
@@ -135,22 +138,59 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
             name=name, text=[_label(d, titles, main_doc, n in lit_nodes) for n, d in nodes],
             textposition=[_text_position(d["layer"], last) for _, d in nodes],
             hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")) for _, d in nodes],
-            hoverinfo="text", textfont=dict(size=11, color=["#0f172a" if n in lit_nodes else "#94a3b8" for n, _ in nodes]),
+            hoverinfo="text", cliponaxis=False,  # outer labels draw into the margins sized for them
+            textfont=dict(size=FONT_PX, color=["#0f172a" if n in lit_nodes else "#94a3b8" for n, _ in nodes]),
             marker=dict(size=15 if kind != "chunk" else 11, color=colour, symbol=symbol,
                         opacity=[1 if n in lit_nodes else FADED for n, _ in nodes], line=dict(width=1, color="white")),
         ))
+    left, right = _margins(graph, titles, main_doc, last)
+    lines = _wrap(note).count("<br>") + 1 if note else 0
+    top = 16 + 18 * lines
     fig.update_layout(
-        annotations=annotations, height=max(300, min(580, 48 * tallest + 160)), margin=dict(l=6, r=6, t=40, b=6),
-        plot_bgcolor="white", paper_bgcolor="white", hovermode="closest",
+        annotations=annotations, height=max(300, min(620, 48 * tallest + 170 + 17 * lines)),
+        margin=dict(l=left, r=right, t=top, b=6), plot_bgcolor="white", paper_bgcolor="white", hovermode="closest",
         legend=dict(orientation="h", yanchor="top", y=0, x=0, font=dict(size=11)),
-        xaxis=dict(visible=False, range=[-1.05, last + 1.05], fixedrange=True),
+        xaxis=dict(visible=False, range=[-0.08, last + 0.08], fixedrange=True),
         yaxis=dict(visible=False, range=[-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6], fixedrange=True),
     )
-    if note:
-        fig.update_layout(  # below the panel's own label, which Gradio draws over the figure's top-left corner
-            title=dict(text=h(note), font=dict(size=12, color="#64748b"), x=0.01, xanchor="left", y=1, yanchor="top",
-                       yref="container", pad=dict(t=34)), margin=dict(l=6, r=6, t=66, b=6))
+    if note:  # wrapped, and shifted from the plot's left edge to the figure's, so it is whole at a phone's width
+        fig.add_annotation(text=_wrap(note), x=0, y=1, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
+                           xshift=-(left - 6), yshift=6, align="left", showarrow=False,
+                           font=dict(size=12, color="#64748b"))
     return fig
+
+
+def text_px(text: str, size: int = FONT_PX) -> int:
+    """The drawn width of a label: a CJK character is about one em, anything else about 0.6 em."""
+    return int(sum(size if ord(c) > 0x2E80 else size * 0.62 for c in text) * 1.08) + 4
+
+
+def _margins(graph: nx.DiGraph, titles: Mapping[str, str], main_doc: str, last: int) -> tuple[int, int]:
+    """Left and right margins (px) that hold the first layer's labels (drawn left) and the last's (drawn right)."""
+    def widest(layer: int) -> int:
+        labels = [_label(d, titles, main_doc, False) for _, d in graph.nodes(data=True) if d["layer"] == layer]
+        return max((text_px(_unescaped(x)) for x in labels), default=0)
+
+    marker = 12
+    if last == 0:
+        return 8, widest(0) + marker
+    return widest(0) + marker, widest(last) + marker
+
+
+def _unescaped(label: str) -> str:
+    return html.unescape(label.replace("<b>", "").replace("</b>", ""))
+
+
+def _wrap(text: str) -> str:
+    """Escaped text broken into lines of at most LINE_CHARS characters, at punctuation where one is near."""
+    lines, rest = [], text
+    while len(rest) > LINE_CHARS:
+        cut = max((i + 1 for i, c in enumerate(rest[:LINE_CHARS]) if c in "，。；、）)：: "), default=0)
+        cut = cut if cut >= LINE_CHARS // 2 else LINE_CHARS
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    lines.append(rest)
+    return "<br>".join(h(line) for line in lines if line)
 
 
 def _text_position(layer: int, last: int) -> str:
@@ -193,9 +233,9 @@ def _topological(graph: nx.DiGraph) -> list[str]:
 def _empty(message: str) -> go.Figure:
     fig = go.Figure()
     fig.update_layout(
-        height=260, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white", paper_bgcolor="white",
+        height=200, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white", paper_bgcolor="white",
         xaxis=dict(visible=False), yaxis=dict(visible=False),
-        annotations=[dict(text=h(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
+        annotations=[dict(text=_wrap(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
                           font=dict(size=13, color="#64748b"))],
     )
     return fig

@@ -17,6 +17,21 @@ PARAM = "conversation"
 _ID = re.compile(r"[0-9a-f]{32}")  # what History.create_conversation makes (uuid4().hex)
 READ_ONLY = ("🔗 这是分享链接打开的会话（只读）：下面是原来的问答和它的引用、路径。"
              "在这里提问会开始一个属于你自己的新会话。")
+OWN = "💬 这是你自己的新会话（由分享链接开始；原会话没有改动，地址栏已换成你这段会话的链接）。"
+
+
+def notice_after(shared_id: str, conversation_id: str) -> tuple[str, bool]:
+    """The notice above the chat once a turn ran: the visitor's own conversation, when the page opened a link."""
+    if shared_id and conversation_id and conversation_id != shared_id:
+        return OWN, True
+    return READ_ONLY, bool(shared_id)
+
+
+def url_js() -> str:
+    """The browser-side step that puts the visitor's own conversation in the address bar of a shared page."""
+    return (f"(c) => {{ const u = new URL(location.href); if (c && u.searchParams.has('{PARAM}') && "
+            f"u.searchParams.get('{PARAM}') !== c) {{ u.searchParams.set('{PARAM}', c); "
+            f"history.replaceState(null, '', u); }} return c; }}")
 
 
 def shared_turns(history: History, conversation_id: str | None) -> list[TurnView] | None:

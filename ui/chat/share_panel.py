@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 import gradio as gr
 
 from ui.chat.handlers import ChatHandlers, Update
-from ui.chat.share import PARAM, READ_ONLY, answer_markdown, link_js, shared_turns, shown_turn
+from ui.chat.share import PARAM, READ_ONLY, answer_markdown, link_js, notice_after, shared_turns, shown_turn, url_js
 from ui.chat.turn_view import chat_messages
 from ui.safe import toast
 
@@ -17,6 +17,7 @@ class SharePanel:
     link: gr.Textbox
     markdown: gr.Code
     notice: gr.Markdown
+    shared: gr.State  # the conversation id the page's link opened ("" for none)
 
 
 def build_share_panel() -> SharePanel:
@@ -25,10 +26,10 @@ def build_share_panel() -> SharePanel:
     with gr.Accordion("分享与复制", open=False, elem_id="annex-share"):
         link = gr.Textbox(label="会话链接（打开后只读显示这段会话；链接里的编号是随机的，拿到链接的人都能看）",
                           interactive=False, buttons=["copy"], elem_id="annex-share-link")
-        gr.DeepLinkButton("复制应用状态链接（需公网地址：Spaces 或 share=True）", size="sm")
+        gr.DeepLinkButton("复制应用状态链接（需公网地址，例如 Hugging Face Spaces）", size="sm")
         markdown = gr.Code(language="markdown", label="当前回答（Markdown，含相关附件内容，可复制）", interactive=False,
                            elem_id="annex-share-markdown", max_lines=18, wrap_lines=True, buttons=["copy"])
-    return SharePanel(link, markdown, notice)
+    return SharePanel(link, markdown, notice, gr.State(""))
 
 
 def wire_share(panel: SharePanel, handlers: ChatHandlers, components: dict, triggers: Sequence[Any],
@@ -36,27 +37,32 @@ def wire_share(panel: SharePanel, handlers: ChatHandlers, components: dict, trig
     """Refresh the link and the Markdown after every event in `triggers`; resolve ?conversation=<id> on `load`."""
     conversation, turns, shown = components["conversation"], components["turns"], components["shown"]
 
-    def refresh(conversation_id: str, t: list, s: int | None) -> tuple:
-        return conversation_id or "", answer_markdown(shown_turn(t, s))
+    def refresh(conversation_id: str, t: list, s: int | None, shared_id: str) -> tuple:
+        text, visible = notice_after(shared_id, conversation_id)
+        return (conversation_id or "", answer_markdown(shown_turn(t, s)),
+                gr.update(value=text, visible=visible) if shared_id else gr.skip())
 
     for trigger in triggers:
-        trigger.then(refresh, [conversation, turns, shown], [panel.link, panel.markdown], api_visibility="private") \
+        trigger.then(refresh, [conversation, turns, shown, panel.shared], [panel.link, panel.markdown, panel.notice],
+                     api_visibility="private") \
+            .then(None, conversation, None, js=url_js(), api_visibility="private") \
             .then(None, panel.link, panel.link, js=link_js(), api_visibility="private")
 
     def open_shared(request: gr.Request) -> tuple:
         conversation_id = request.query_params.get(PARAM)
         if not conversation_id:
-            return (*positional({}), gr.skip(), gr.skip(), gr.skip())
+            return (*positional({}), gr.skip(), gr.skip(), gr.skip(), gr.skip())
         t = shared_turns(handlers.service.history, conversation_id)
         if t is None:
             gr.Warning(toast("分享链接里的会话不存在（可能已删除，或链接不完整）。"))
-            return (*positional({}), gr.skip(), gr.skip(), gr.skip())
+            return (*positional({}), gr.skip(), gr.skip(), gr.skip(), gr.skip())
         last = len(t) - 1 if t else None
         update = {"chatbot": chat_messages(t), "turns": t, "shown": last,
                   **handlers.panels(t[last] if t else None, reader=request.session_hash)}
         # "conversation" stays empty: the visitor's next question starts a conversation of their own.
         return (*positional(update), gr.update(value=READ_ONLY, visible=True), conversation_id,
-                answer_markdown(shown_turn(t, last)))
+                answer_markdown(shown_turn(t, last)), conversation_id)
 
-    load(open_shared, None, [*outputs, panel.notice, panel.link, panel.markdown], api_visibility="private") \
+    load(open_shared, None, [*outputs, panel.notice, panel.link, panel.markdown, panel.shared],
+         api_visibility="private") \
         .then(None, panel.link, panel.link, js=link_js(), api_visibility="private")

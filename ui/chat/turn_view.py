@@ -1,6 +1,7 @@
 """One turn as the UI sees it: the pipeline's events folded into a TurnView, and that view as Chatbot messages."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -8,6 +9,8 @@ from kb.answer.fold import TurnFold
 from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_BLOCK_TITLE
 from ui.safe import md
 from ui.chat.thinking_steps import thinking_messages
+
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 THINKING_TITLE = "🧭 思考过程 · 检索与图谱跳转"
 ATTACHMENTS_TITLE = f"📎 {ATTACHMENT_BLOCK_TITLE} · 经图谱取回的附件原文"
@@ -51,13 +54,19 @@ def turn_messages(view: TurnView, key: str = "t") -> list[dict]:
     messages: list[dict] = [{"role": "user", "content": md(view.question)}]
     messages += thinking_messages(view, f"thinking-{key}", THINKING_TITLE, WORKING)
     if view.answer.strip():
-        messages.append({"role": "assistant", "content": md(view.answer.rstrip())})
+        messages.append({"role": "assistant", "content": demote_headings(md(view.answer.rstrip()))})
     if view.block:
         title = ATTACHMENTS_TITLE
         if view.attachment_labels:
             title += "（" + "、".join(label.split()[0] for label in view.attachment_labels) + "）"
-        messages.append({"role": "assistant", "content": md(view.block.rstrip()), "metadata": {"title": title}})
+        messages.append({"role": "assistant", "content": demote_headings(md(view.block.rstrip())),
+                         "metadata": {"title": title}})
     return messages
+
+
+def demote_headings(markdown: str) -> str:
+    """An attachment's `# 标题` as a bold line: a heading inside a chat bubble must not be the page's biggest text."""
+    return _HEADING.sub(lambda m: f"**{m.group(1).strip()}**", markdown)
 
 
 def chat_messages(turns: Sequence[TurnView]) -> list[dict]:

@@ -57,12 +57,9 @@ class Comparison:
     def union(self) -> set[tuple[str, str]]:
         return set().union(*(r.shown for r in self.results))
 
-    def wanted(self) -> set[tuple[str, str]]:
-        """What each column is measured against: the expected attachments, else what any mode surfaced."""
-        return self.expected if self.expected is not None else self.union
-
     def missed(self, result: ModeResult) -> list[tuple[str, str]]:
-        return sorted(self.wanted() - result.shown)
+        """Expected attachments the mode did not surface (none without ground truth)."""
+        return sorted((self.expected or set()) - result.shown)
 
 
 def expected_for(question: str, questions: Sequence[Question], service: Service) -> set[tuple[str, str]] | None:
@@ -111,26 +108,55 @@ def attachment_names(service: Service, keys: set[tuple[str, str]]) -> dict[tuple
     return names
 
 
+VERDICTS = {  # a surfaced or expected attachment, judged against the question's expected attachments
+    "right": "✓ 答对",
+    "missed": "✗ 漏掉",
+    "wrong": "⚠ 别的文件的附件",
+    "extra": "· 同一文件的其他附件",
+    "found": "·",  # no ground truth: what the mode found, unjudged
+}
+
+
+def verdicts(comparison: Comparison, result: ModeResult) -> list[tuple[str, tuple[str, str]]]:
+    """(verdict, attachment) for one column: right, missed and wrong against the expected set; else just found."""
+    if comparison.expected is None:
+        return [("found", k) for k in sorted(result.shown)]
+    expected_docs = {doc for doc, _ in comparison.expected}
+    rows = [("right" if k in result.shown else "missed", k) for k in sorted(comparison.expected)]
+    for k in sorted(result.shown - comparison.expected):
+        rows.append(("extra" if k[0] in expected_docs else "wrong", k))
+    return rows
+
+
+def lead_line(comparison: Comparison, result: ModeResult) -> str:
+    """The column's verdict in one line: 答对 / 漏掉 / 找错, or how many it found without ground truth."""
+    if comparison.expected is None:
+        return f"找到 {len(result.shown)} 个附件（没有标准答案，不判对错）"
+    counts = {v: 0 for v in VERDICTS}
+    for verdict, _ in verdicts(comparison, result):
+        counts[verdict] += 1
+    return f"答对 {counts['right']} · 漏掉 {counts['missed']} · 找错 {counts['wrong']}"
+
+
 def column_markdown(comparison: Comparison, result: ModeResult) -> str:
-    """One column: the mode, its time, the attachments it surfaced and missed, its answer and its citations."""
+    """One column: the mode, its verdict, the attachments judged one by one, its answer and its citations."""
     view = result.view
-    against = "题目期望的附件" if comparison.expected is not None else "三种模式合起来找到的附件"
-    surfaced = [f"- ✓ {md(comparison.names.get(k, k[1]))}" for k in sorted(result.shown)]
-    missed = [f"- ✗ {md(comparison.names.get(k, k[1]))}" for k in comparison.missed(result)]
+    rows = [f"- {VERDICTS[v]} {md(comparison.names.get(k, k[1]))}" for v, k in verdicts(comparison, result)]
     lines = [
         f"### {MODE_TITLES[result.mode]}",
         f"<small>{MODE_NOTES[result.mode]}</small>",
         "",
-        f"**{result.ms:.0f} ms** · 找到 {len(result.shown)} 个附件 · 漏掉 {len(missed)} 个（相对{against}）",
+        f'<div class="compare-lead">{lead_line(comparison, result)}</div>',
         "",
-        "**找到的附件**",
-        *(surfaced or ["- （无）"]),
+        f"<small>{result.ms:.0f} ms</small>",
+        "",
+        "**附件**" if comparison.expected is not None else "**找到的附件**",
+        *(rows or ["- （无）"]),
     ]
-    if missed:
-        lines += ["", "**漏掉的附件**", *missed]
     lines += ["", "**回答**", "", md(view.answer.strip()) or "（无回答）"]
     if view.block:
-        lines += ["", f"<details><summary>相关附件内容（{len(view.attachments)} 行）</summary>", "",
+        opened = " open" if result.mode == "graph" else ""  # the column the tab is about: its attachments in view
+        lines += ["", f"<details{opened}><summary>相关附件内容（{len(view.attachments)} 个附件）</summary>", "",
                   md(view.block.strip()), "", "</details>"]
     cites = [f"- 《{md(d['title'])}》 {' '.join(f'[{n}]' for n in d.get('sources', ()))}" for d in view.referenced_docs]
     lines += ["", "**引用**", *(cites or ["- （无）"])]
@@ -138,9 +164,9 @@ def column_markdown(comparison: Comparison, result: ModeResult) -> str:
 
 
 def summary_markdown(comparison: Comparison) -> str:
-    """The line above the columns: total time, and what the columns are measured against."""
-    against = ("这是评测题：漏掉的附件按题目的期望附件计" if comparison.expected is not None
-               else "漏掉的附件按三种模式合起来找到的附件计")
+    """The line above the columns: total time, and what the columns are judged against."""
+    against = ("这是评测题：每栏按题目的期望附件判定——✓ 答对、✗ 漏掉、⚠ 别的文件的附件" if comparison.expected is not None
+               else "这道题不在评测题里，没有标准答案：每栏只列出找到的附件，不判对错")
     times = " · ".join(f"{MODE_TITLES[r.mode]} {r.ms:.0f} ms" for r in comparison.results)
     return f"三种模式依次回答，共 **{comparison.total_ms:.0f} ms**（{times}）。{against}。"
 

@@ -17,11 +17,14 @@ import pandas as pd
 from kb.eval.run import MODES, mode_pipeline, run_question, runnable
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions
 from kb.service import Service
-from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, display_frame, filter_frame, outcomes_frame,
-                            summary_frame)
+from graph.store import attachment_node_id
+from ui.compare.run import attachment_names
+from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, column_widths, display_frame, empty_chart,
+                                  filter_frame, mode_name, outcomes_frame, summary_frame)
 from ui.safe import md, toast
 
 ProgressFn = Callable[..., object]
+EMPTY = "点 **运行评测**：三种模式依次回答每道题，完成后这里给出汇总表、比例图和逐题结果（可按模式、题型、结果筛选，下载 CSV）。"
 
 
 @dataclass
@@ -51,7 +54,7 @@ def evaluate(service: Service, questions: Sequence[Question], modes: Sequence[st
         outcomes[mode] = []
         for q, doc_id in ready:
             if progress is not None:
-                progress((done, total), desc=f"{mode} · 第 {q.line} 行")
+                progress((done, total), desc=f"{mode_name(mode)} · 第 {q.line} 行")
             outcomes[mode].append(run_question(pipeline, service, q, doc_id, scope))
             done += 1
         aggregates[mode] = aggregate(outcomes[mode], mode)
@@ -79,21 +82,22 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
-        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=100,
+        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=150,
                          elem_id="eval-upload")
         limit = gr.Number(0, label="只跑前 N 题（0 = 全部）", precision=0, minimum=0, scale=1, elem_id="eval-limit")
         run_button = gr.Button("运行评测", variant="primary", scale=1, elem_id="eval-run")
-    status = gr.Markdown(elem_id="eval-status")
-    summary = gr.Dataframe(interactive=False, label="三种模式的汇总", elem_id="eval-summary", wrap=True)
-    figure = gr.Plot(label="每种模式的各项指标", elem_id="eval-chart")
-    with gr.Row(equal_height=True):
-        mode_filter = gr.Dropdown([ALL, *MODES], value=ALL, label="模式", scale=1)
+    status = gr.Markdown(EMPTY, elem_id="eval-status")
+    summary = gr.Dataframe(interactive=False, label="三种模式的汇总", elem_id="eval-summary", wrap=True, visible=False)
+    figure = gr.Plot(empty_chart(), label="每种模式的各项比例", elem_id="eval-chart", visible=False)
+    with gr.Row(equal_height=True, visible=False) as filters:
+        mode_filter = gr.Dropdown([ALL, *((mode_name(m), m) for m in MODES)], value=ALL, label="模式", scale=1)
         kind_filter = gr.Dropdown([(ALL, ALL), *((v, k) for k, v in KIND_NAMES.items())], value=ALL, label="题型",
                                   scale=1)
         result_filter = gr.Dropdown([ALL, PASS, FAIL], value=ALL, label="结果", scale=1)
+        search = gr.Textbox(label="搜索", placeholder="问题或文档里的字", scale=1, elem_id="eval-search")
         download = gr.DownloadButton("下载 CSV", value=None, scale=1, elem_id="eval-download")
     table = gr.Dataframe(interactive=False, label="逐题结果", elem_id="eval-outcomes", wrap=True, max_height=520,
-                         show_search="search")
+                         visible=False)
     frame = gr.State(None)
 
     def run(file: str | None, n: float | None, progress=gr.Progress()) -> tuple:
@@ -107,19 +111,29 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
                                  "answer_contains 和 kind。"))
         result = evaluate(service, questions, limit=int(n or 0), progress=progress)
         result.problems = sorted([*problems, *result.problems], key=lambda p: p.line)
-        outcomes = outcomes_frame(result.outcomes)
+        outcomes = outcomes_frame(result.outcomes, attachment_titles(service, result.outcomes))
         name = Path(file).name if file else bundled.name
-        return (problems_markdown(result, name), summary_frame(result.aggregates), chart(result.aggregates),
-                display_frame(outcomes), outcomes, write_csv(outcomes), ALL, ALL, ALL)
+        shown = display_frame(outcomes)
+        return (problems_markdown(result, name), gr.update(value=summary_frame(result.aggregates), visible=True),
+                gr.update(value=chart(result.aggregates), visible=True), gr.update(visible=True),
+                gr.update(value=shown, visible=True, column_widths=column_widths(shown)), outcomes,
+                gr.update(value=write_csv(outcomes), visible=True), ALL, ALL, ALL, "")
 
-    def refilter(full: pd.DataFrame | None, mode: str, kind: str, result: str) -> tuple:
+    def refilter(full: pd.DataFrame | None, mode: str, kind: str, result: str, text: str) -> tuple:
         if full is None:
             return gr.skip(), gr.skip()
-        shown = filter_frame(full, mode, kind, result)
+        shown = filter_frame(full, mode, kind, result, text)
         return display_frame(shown), write_csv(shown)
 
-    run_button.click(run, [upload, limit], [status, summary, figure, table, frame, download, mode_filter, kind_filter,
-                                            result_filter], api_visibility="private", concurrency_limit=1,
-                     concurrency_id="eval")
-    gr.on([mode_filter.input, kind_filter.input, result_filter.input], refilter,
-          [frame, mode_filter, kind_filter, result_filter], [table, download], api_visibility="private")
+    run_button.click(run, [upload, limit], [status, summary, figure, filters, table, frame, download, mode_filter,
+                                            kind_filter, result_filter, search], api_visibility="private",
+                     concurrency_limit=1, concurrency_id="eval", show_progress_on=[status])
+    gr.on([mode_filter.input, kind_filter.input, result_filter.input, search.submit, search.blur], refilter,
+          [frame, mode_filter, kind_filter, result_filter, search], [table, download], api_visibility="private",
+          show_progress="hidden")
+
+
+def attachment_titles(service: Service, outcomes: dict[str, list[Outcome]]) -> dict[str, str]:
+    """Attachment node id (doc:label) → "附件12 事故应急池… · 《文档》", for the attachments the outcomes name."""
+    keys = {key for items in outcomes.values() for o in items for key in (*o.shown, *o.prompted)}
+    return {attachment_node_id(*key): name for key, name in attachment_names(service, keys).items()}

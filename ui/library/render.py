@@ -8,6 +8,7 @@ from typing import Sequence
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import BODY, Document, IngestResult
 from kb.model import is_private
+from kb.settings import Settings
 from ui.safe import clip, h
 
 STATUS = MappingProxyType({
@@ -21,9 +22,14 @@ TEXT_PREVIEW = 20000  # characters of a document's text shown in its view
 PRIVATE_LIBRARY = "🔒 本会话私有库"  # how the session's own private library is shown
 
 
+BUNDLED_LIBRARY = "📚 示例库"  # the bundled corpus's library under its default name (Settings.default_library)
+
+
 def library_label(library: str) -> str:
-    """A library as the tab shows it: its name, or PRIVATE_LIBRARY for the session's own."""
-    return PRIVATE_LIBRARY if is_private(library) else library
+    """A library as people read it: PRIVATE_LIBRARY for the session's own, 示例库 for the bundled one, else its name."""
+    if is_private(library):
+        return PRIVATE_LIBRARY
+    return BUNDLED_LIBRARY if library == Settings.default_library else f"📚 {library}"
 
 
 def library_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:

@@ -136,6 +136,10 @@ class KnowledgeTab:
     refresh: tuple
 
 
+# On a phone the whole-library graph is a knot: the document list above says the same, one row per document.
+PHONE_NOTE = "**知识库图谱**在手机上看不清，已收起：每个文档的附件和悬空引用见上面的“文档”列表；在电脑上打开可看图谱。"
+
+
 def build_knowledge_tab(service: Service) -> KnowledgeTab:
     """Lay out the tab inside the current Blocks context (a gr.Tab) and wire its events.
 
@@ -171,12 +175,14 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
                     delete = gr.Button("删除该文档", variant="stop")
             message = gr.Markdown()
             view = gr.HTML(kb.view(None, None), elem_id="kb-document", js_on_load=None)
-    gr.Markdown("### 知识库图谱：每个文档居中，附件围成一圈，橙色箭头是 REFERENCES 引用，红叉是悬空引用")
-    with gr.Row():
+    gr.Markdown("### 知识库图谱：每个文档居中，附件围成一圈，橙色箭头是 REFERENCES 引用，红叉是悬空引用",
+                elem_classes=["annex-wide-only"])
+    gr.Markdown(PHONE_NOTE, elem_classes=["annex-phone-only"])
+    with gr.Row(elem_classes=["annex-wide-only"]):
         query = gr.Textbox(label="筛选（文档名、附件编号或名称）", scale=3)
         lib_filter = gr.Dropdown(_filter_choices(libraries), value=ALL_LIBRARIES, label="库", scale=1)
         limit = gr.Slider(1, MAX_DOCUMENTS, DEFAULT_DOCUMENTS, step=1, label="最多显示文档数", scale=2)
-    picture = gr.Plot(kb.picture(None), elem_id="kb-graph", show_label=False)
+    picture = gr.Plot(kb.picture(None), elem_id="kb-graph", show_label=False, elem_classes=["annex-wide-only"])
 
     # Each wrapper takes the session from gr.Request: Gradio fills it from the connection, not from the inputs.
     def refresh(request: gr.Request):
