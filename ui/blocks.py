@@ -69,7 +69,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                             send = gr.Button("提问", variant="primary", scale=1, min_width=80)
                         with gr.Row(elem_id="annex-examples"):  # hidden while the empty chat shows them
                             example_buttons = [gr.Button(q, size="sm", variant="secondary") for q in EXAMPLES]
-                        with gr.Accordion("设置", open=False, elem_classes=["annex-later"]):
+                        with gr.Accordion("检索设置", open=False, elem_classes=["annex-later"]):
                             knobs = _settings_panel(service)
                         share = build_share_panel()
                         with gr.Accordion("历史会话", open=False, elem_classes=["annex-later"]):
@@ -182,5 +182,7 @@ def _settings_panel(service: Service) -> list[gr.components.Component]:
 def _model_line(service: Service) -> str:
     """Which model answers: the offline extractive answerer, or the endpoint's model."""
     if service.pipeline.model is None:
-        return f"**模型**：{service.pipeline.model_name}<br>无需密钥、不联网：回答句子逐字摘自原文，并注明出处。"
-    return f"**模型**：{service.pipeline.model_name}<br>模型服务失败时自动改用离线抽取回答。"
+        return (f"**模型**：{service.pipeline.model_name}<span class=\"annex-model-note\"><br>"
+                "无需密钥、不联网：回答句子逐字摘自原文，并注明出处。</span>")
+    return (f"**模型**：{service.pipeline.model_name}<span class=\"annex-model-note\"><br>"
+            "模型服务失败时自动改用离线抽取回答。</span>")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from ui.chat.scroll import KEEP_QUESTION_IN_VIEW
 from ui.locale import locale_head
 
 _SANS = ["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Noto Sans CJK SC", "PingFang SC",
@@ -14,7 +15,7 @@ THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="orange", neutral_hue
 
 def look() -> dict:
     """What launch() / mount_gradio_app() take for the look: theme, CSS and the head that sets the language."""
-    return dict(theme=THEME, css=CSS, head=locale_head())
+    return dict(theme=THEME, css=CSS, head=locale_head() + KEEP_QUESTION_IN_VIEW)
 
 
 CSS = """
@@ -76,16 +77,18 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 .annex-phone-only { display: none !important; }
 @media (max-width: 640px) {
   .gradio-container { padding: 6px !important; }
-  #annex-header { gap: 2px !important; }
-  #annex-header h1 { font-size: 1.1rem; }
-  #annex-header .annex-intro { display: none; }
+  #annex-header { flex-direction: column !important; gap: 0 !important; }
+  #annex-header h1 { font-size: 1.15rem; }
+  #annex-header .annex-intro, #annex-model .annex-model-note { display: none; }
   #annex-model { text-align: left; font-size: 0.75rem; }
-  #annex-model br { display: none; }
+  #annex-examples { flex-wrap: nowrap !important; overflow-x: auto; }
+  #annex-examples button { flex: 0 0 auto; min-width: 0 !important; white-space: nowrap; }
   /* The answer and its attachments first: graph paths and citations before the settings, sharing and history. */
   #annex-main { flex-direction: column !important; }
   #annex-left { display: contents !important; }
   #annex-left > * { order: 1; }
   #annex-right { order: 2; }
+  #annex-main > *, #annex-left > * { min-width: 0 !important; width: 100% !important; max-width: 100%; margin: 0 !important; }
   #annex-left > .annex-later, #annex-left > #annex-share, #annex-left > #annex-share-accordion { order: 3; }
   #annex-chat { height: auto !important; max-height: 70vh; min-height: 300px; }
   .annex-wide-only { display: none !important; }

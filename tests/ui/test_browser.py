@@ -111,7 +111,7 @@ def test_a_toast_shows_a_hostile_library_name_as_text(page, service, tmp_path):
     [result] = service.stores.ingestor.ingest([plan], hostile)
     try:
         page.reload()
-        page.get_by_text("设置", exact=True).click()
+        page.get_by_text("检索设置", exact=True).click()
         page.get_by_label(hostile, exact=True).check()
         service.stores.ingestor.delete(result.doc_id)
         question = page.locator("#annex-question textarea")

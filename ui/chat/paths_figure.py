@@ -1,13 +1,13 @@
 """The graph paths of one turn as a plotly figure: retrieved chunks → REFERENCES → attachments, left to right."""
 from __future__ import annotations
 
-import html
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
 import networkx as nx
 import plotly.graph_objects as go
 
+from ui.chat.paths_labels import Frame, legend_px, place_mentions, place_nodes, text_px, unique_mentions
 from ui.safe import clip, h
 
 # kind → (legend name, colour, marker symbol)
@@ -77,8 +77,10 @@ def layered_positions(graph: nx.DiGraph) -> dict[str, tuple[float, float]]:
             layers[0].sort(key=lambda n: (graph.nodes[n]["kind"] == "answer", barycentre(n, graph.successors)))
             order.update({n: i for i, n in enumerate(layers[0])})
     tallest = max(len(nodes) for nodes in layers.values())
+    span = (tallest - 1) / 2  # a shorter layer spread in equal bands over the tallest one: its labels get room
     return {
-        node: (float(layer), (len(nodes) - 1) / 2 - i if len(nodes) > 1 else 0.0) if tallest else (0.0, 0.0)
+        node: (float(layer), (span - i if len(nodes) == tallest else span + 0.5 - (i + 0.5) * (2 * span + 1) / len(nodes))
+               if len(nodes) > 1 else 0.0)
         for layer, nodes in layers.items() for i, node in enumerate(nodes)
     }
 
@@ -107,8 +109,16 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
     last = max(d["layer"] for _, d in graph.nodes(data=True))
     tallest = max(sum(1 for _, d in graph.nodes(data=True) if d["layer"] == layer) for layer in range(last + 1))
     main_doc = _main_document(graph, lit_nodes)
+    left, right = _margins(graph, titles, main_doc, last)
+    lines = _wrap(note).count("<br>") + 1 if note else 0
+    top = 16 + 18 * lines
+    height = max(300, min(620, 48 * tallest + 170 + 17 * lines))
+    x_range, y_range = (-0.08, last + 0.08), (-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6)
+    legend_items = len({d["kind"] for _, d in graph.nodes(data=True)}) + len({d["stage"] for *_, d in graph.edges(data=True)})
+    frame = Frame(left, right, x_range, y_range, max(60, height - top - 6 - legend_px(legend_items)))
+    labels, taken = place_nodes(frame, _label_order(graph, positions, titles, main_doc, lit_nodes, last))
     fig = go.Figure()
-    annotations = []
+    annotations, mentions = [], {}
     for stage, (colour, dash, name) in STAGES.items():
         for lit in (False, True):
             xs, ys = [], []
@@ -122,36 +132,35 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
                                         showarrow=True, arrowhead=3, arrowsize=1.1, arrowwidth=1.6 if lit else 1,
                                         arrowcolor=colour, opacity=1 if lit else FADED, standoff=10, startstandoff=7))
                 if lit and data["mention"] and stage == "prefetch":
-                    annotations.append(dict(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=h(clip(data["mention"], 10)),
-                                            showarrow=False, font=dict(size=10, color=colour),
-                                            bgcolor="rgba(255,255,255,0.9)"))
+                    mentions[(a, b)] = clip(data["mention"], 10)
             if xs:
                 fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=name, hoverinfo="skip", showlegend=lit,
                                          legendgroup=stage, opacity=1 if lit else FADED,
                                          line=dict(color=colour, width=2 if lit else 1, dash=dash)))
+    edges = [(*positions[a], *positions[b], text) for (a, b), text in unique_mentions(mentions).items()]
+    for x, y, text in place_mentions(frame, edges, taken):
+        annotations.append(dict(x=x, y=y, text=h(text), showarrow=False, font=dict(size=10, color=STAGES["prefetch"][0]),
+                                bgcolor="rgba(255,255,255,0.9)"))
     for kind, (name, colour, symbol) in KINDS.items():
         nodes = [(n, d) for n, d in graph.nodes(data=True) if d["kind"] == kind]
         if not nodes:
             continue
         fig.add_trace(go.Scatter(
             x=[positions[n][0] for n, _ in nodes], y=[positions[n][1] for n, _ in nodes], mode="markers+text",
-            name=name, text=[_label(d, titles, main_doc, n in lit_nodes) for n, d in nodes],
-            textposition=[_text_position(d["layer"], last) for _, d in nodes],
+            name=name, text=[_bold(h(labels[n][0]), n in lit_nodes) for n, _ in nodes],
+            textposition=[labels[n][1] for n, _ in nodes],
             hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")) for _, d in nodes],
             hoverinfo="text", cliponaxis=False,  # outer labels draw into the margins sized for them
             textfont=dict(size=FONT_PX, color=["#0f172a" if n in lit_nodes else "#94a3b8" for n, _ in nodes]),
             marker=dict(size=15 if kind != "chunk" else 11, color=colour, symbol=symbol,
                         opacity=[1 if n in lit_nodes else FADED for n, _ in nodes], line=dict(width=1, color="white")),
         ))
-    left, right = _margins(graph, titles, main_doc, last)
-    lines = _wrap(note).count("<br>") + 1 if note else 0
-    top = 16 + 18 * lines
     fig.update_layout(
-        annotations=annotations, height=max(300, min(620, 48 * tallest + 170 + 17 * lines)),
+        annotations=annotations, height=height,
         margin=dict(l=left, r=right, t=top, b=6), plot_bgcolor="white", paper_bgcolor="white", hovermode="closest",
         legend=dict(orientation="h", yanchor="top", y=0, x=0, font=dict(size=11)),
-        xaxis=dict(visible=False, range=[-0.08, last + 0.08], fixedrange=True),
-        yaxis=dict(visible=False, range=[-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6], fixedrange=True),
+        xaxis=dict(visible=False, range=list(x_range), fixedrange=True),
+        yaxis=dict(visible=False, range=list(y_range), fixedrange=True),
     )
     if note:  # wrapped, and shifted from the plot's left edge to the figure's, so it is whole at a phone's width
         fig.add_annotation(text=_wrap(note), x=0, y=1, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
@@ -160,25 +169,27 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
     return fig
 
 
-def text_px(text: str, size: int = FONT_PX) -> int:
-    """The drawn width of a label: a CJK character is about one em, anything else about 0.6 em."""
-    return int(sum(size if ord(c) > 0x2E80 else size * 0.62 for c in text) * 1.08) + 4
+def _label_order(graph: nx.DiGraph, positions: Mapping, titles: Mapping[str, str], main_doc: str, lit: set[str],
+                 last: int) -> list[tuple[str, float, float, str, str, str]]:
+    """The labels to place, the answer's own nodes first: outer layers at their fixed side, middle ones free."""
+    rows = []
+    for node, data in graph.nodes(data=True):
+        label = _label(data, titles, main_doc)
+        fixed = "" if 0 < data["layer"] < last else _text_position(data["layer"], last)
+        rows.append((node not in lit, bool(not fixed), node, *positions[node], label, data["label"].split()[0], fixed))
+    return [row[2:] for row in sorted(rows, key=lambda r: (r[0], r[1]))]
 
 
 def _margins(graph: nx.DiGraph, titles: Mapping[str, str], main_doc: str, last: int) -> tuple[int, int]:
     """Left and right margins (px) that hold the first layer's labels (drawn left) and the last's (drawn right)."""
     def widest(layer: int) -> int:
-        labels = [_label(d, titles, main_doc, False) for _, d in graph.nodes(data=True) if d["layer"] == layer]
-        return max((text_px(_unescaped(x)) for x in labels), default=0)
+        labels = [_label(d, titles, main_doc) for _, d in graph.nodes(data=True) if d["layer"] == layer]
+        return max((int(text_px(x) * 1.08) for x in labels), default=0)  # lit labels are bold
 
     marker = 12
     if last == 0:
         return 8, widest(0) + marker
     return widest(0) + marker, widest(last) + marker
-
-
-def _unescaped(label: str) -> str:
-    return html.unescape(label.replace("<b>", "").replace("</b>", ""))
 
 
 def _wrap(text: str) -> str:
@@ -199,12 +210,16 @@ def _text_position(layer: int, last: int) -> str:
     return "middle right" if layer == last else "top center"
 
 
-def _label(node: Mapping, titles: Mapping[str, str], main_doc: str, lit: bool) -> str:
+def _label(node: Mapping, titles: Mapping[str, str], main_doc: str) -> str:
     """The node's label; nodes of a document other than the answer's main one carry a short document title."""
     label = clip(node["label"], LABEL_CHARS)
     if node["doc_id"] and node["doc_id"] != main_doc and node["kind"] != "answer":
         label = f"{clip(titles.get(node['doc_id'], ''), 6)}·{label}"
-    return f"<b>{h(label)}</b>" if lit else h(label)
+    return label
+
+
+def _bold(text: str, lit: bool) -> str:
+    return f"<b>{text}</b>" if lit and text else text
 
 
 def _main_document(graph: nx.DiGraph, lit_nodes: set[str]) -> str:

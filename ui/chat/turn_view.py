@@ -54,18 +54,19 @@ def turn_messages(view: TurnView, key: str = "t") -> list[dict]:
     messages: list[dict] = [{"role": "user", "content": md(view.question)}]
     messages += thinking_messages(view, f"thinking-{key}", THINKING_TITLE, WORKING)
     if view.answer.strip():
-        messages.append({"role": "assistant", "content": demote_headings(md(view.answer.rstrip()))})
+        messages.append({"role": "assistant", "content": readable(md(view.answer.rstrip()))})
     if view.block:
         title = ATTACHMENTS_TITLE
         if view.attachment_labels:
             title += "（" + "、".join(label.split()[0] for label in view.attachment_labels) + "）"
-        messages.append({"role": "assistant", "content": demote_headings(md(view.block.rstrip())),
+        messages.append({"role": "assistant", "content": readable(md(view.block.rstrip())),
                          "metadata": {"title": title}})
     return messages
 
 
-def demote_headings(markdown: str) -> str:
-    """An attachment's `# 标题` as a bold line: a heading inside a chat bubble must not be the page's biggest text."""
+def readable(markdown: str) -> str:
+    """Escaped Markdown as the chat shows it: an attachment's `# 标题` as a bold line (a heading inside a bubble must
+    not be the page's biggest text). Digits never wrap one by one: the theme's CSS keeps a table cell's words whole."""
     return _HEADING.sub(lambda m: f"**{m.group(1).strip()}**", markdown)
 
 

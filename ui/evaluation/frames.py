@@ -74,17 +74,17 @@ def chart(aggregates: Mapping[str, Mapping]) -> go.Figure:
     fig = go.Figure()
     keys = fraction_keys(aggregates)
     colours = {"graph": "#4f46e5", "naive": "#94a3b8", "keyword": "#f97316"}
-    for mode, result in reversed(list(aggregates.items())):  # plotly stacks the first trace lowest
+    for mode, result in aggregates.items():  # on the reversed axis the first mode's bar is each group's top one
         values = [result.get(k) for k in keys]
         fig.add_trace(go.Bar(
             name=mode_name(mode), orientation="h", y=[metric_name(k) for k in keys],
             x=[v if v is not None else 0 for v in values], text=["—" if v is None else f"{v:.2f}" for v in values],
             textposition="outside", cliponaxis=False, marker_color=colours.get(mode),
         ))
-    fig.update_layout(barmode="group", height=120 + 90 * len(keys), margin=dict(l=10, r=40, t=10, b=10),
+    fig.update_layout(barmode="group", height=120 + 90 * len(keys), margin=dict(l=10, r=40, t=44, b=10),
                       xaxis=dict(range=[0, 1.15], fixedrange=True), yaxis=dict(autorange="reversed", fixedrange=True),
                       plot_bgcolor="white", paper_bgcolor="white", bargap=0.25,
-                      legend=dict(orientation="h", x=0, xanchor="left", y=-0.04, yanchor="top", traceorder="reversed"))
+                      legend=dict(orientation="h", x=0, xanchor="left", y=-0.04, yanchor="top"))
     return fig
 
 
@@ -130,7 +130,7 @@ def outcomes_frame(outcomes: Mapping[str, Sequence[Outcome]], names: Mapping[str
 
 HIDDEN = tuple(COLUMN_NAMES[k] for k in ("shown", "prompted", "answer", "reached_prompt", "other_docs_attachments"))
 # Widths of the page's columns, by header; a column not named gets the rest of the width.
-WIDTHS = {"模式": "150px", "结果": "64px", "行": "44px", "题型": "72px", "文档": "180px", "问题": "300px",
+WIDTHS = {"模式": "170px", "结果": "64px", "行": "44px", "题型": "72px", "文档": "180px", "问题": "300px",
           "用时（毫秒）": "80px", "期望附件": "110px", "找到": "110px", "漏掉": "90px", "答案字符串已展示": "90px",
           "没展示的答案字符串": "150px", "正确拒答": "72px"}
 
