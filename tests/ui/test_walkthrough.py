@@ -80,13 +80,12 @@ def test_the_compare_tab_shows_three_columns_and_the_graph_surfaces_what_plain_r
     page.get_by_role("tab", name="对比").click()
     page.get_by_role("button", name=GRAPH_WINS[0]).click()
     graph, naive, keyword = (page.locator(f"#compare-{m}") for m in ("graph", "naive", "keyword"))
-    expect(graph).to_contain_text("找到的附件", timeout=TIMEOUT)
+    expect(graph).to_contain_text("答对", timeout=TIMEOUT)
     expect(page.locator("#compare-summary")).to_contain_text("这是评测题")
     right = "附件9 相关单位联系电话 · 《西岭街道防汛应急预案》"  # the plan's own 附件9, not its twin's
-    expect(graph).to_contain_text("✓ " + right)
-    expect(naive).to_contain_text("✗ " + right)
-    expect(keyword).to_contain_text("✗ " + right)  # it fetched the first 附件9 of the library: the twin plan's
-    expect(naive).to_contain_text("漏掉的附件")
+    expect(graph).to_contain_text("✓ 答对 " + right)
+    expect(naive).to_contain_text("✗ 漏掉 " + right)
+    expect(keyword).to_contain_text("✗ 漏掉 " + right)  # it fetched the first 附件9 of the library: the twin plan's
     expect(keyword).to_contain_text("ms")
     boxes = [_box(page, f"#compare-{m}") for m in ("naive", "keyword", "graph")]
     assert boxes[0]["x"] < boxes[1]["x"] < boxes[2]["x"]  # side by side, left to right
@@ -105,7 +104,7 @@ def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page, tmp_pa
     page.locator("#eval-run").click()
     expect(page.locator("#eval-status")).to_contain_text("12 道题 × 3 种模式", timeout=TIMEOUT)
     summary = page.locator("#eval-summary")
-    for mode in ("graph", "naive", "keyword"):
+    for mode in ("annex-rag 图谱模式", "朴素向量 RAG", "FastGPT 式关键词工作流"):
         expect(summary).to_contain_text(mode)
     expect(summary).to_contain_text("附件召回率")
     expect(page.locator("#eval-chart .js-plotly-plot")).to_be_visible(timeout=TIMEOUT)
@@ -114,18 +113,18 @@ def test_the_evaluation_tab_runs_the_bundled_questions_to_its_table(page, tmp_pa
     with page.expect_download() as download:
         page.locator("#eval-download").click()
     rows = pd.read_csv(download.value.path(), encoding="utf-8-sig")
-    assert len(rows) == 12 * 3 and set(rows["模式"]) == {"graph", "naive", "keyword"}
-    assert rows["question"].str.contains("园区公共应急事故池的有效容积是多少？").any() and "answer" in rows.columns
+    assert len(rows) == 12 * 3 and set(rows["模式"]) == {"annex-rag 图谱模式", "朴素向量 RAG", "FastGPT 式关键词工作流"}
+    assert rows["问题"].str.contains("园区公共应急事故池的有效容积是多少？").any() and "回答" in rows.columns
     page.get_by_role("combobox", name="模式", exact=True).click()  # filter: naive's failures only
-    page.get_by_role("option", name="naive", exact=True).click()
+    page.get_by_role("option", name="朴素向量 RAG", exact=True).click()
     page.get_by_role("combobox", name="结果", exact=True).click()
     page.get_by_role("option", name="未通过", exact=True).click()
-    expect(outcomes).not_to_contain_text("graph", timeout=TIMEOUT)
+    expect(outcomes).not_to_contain_text("annex-rag 图谱模式", timeout=TIMEOUT)
     with page.expect_download() as download:
         page.locator("#eval-download").click()
     failed = pd.read_csv(download.value.path(), encoding="utf-8-sig")
-    assert len(failed) and set(failed["模式"]) == {"naive"} and set(failed["结果"]) == {"未通过"}
-    assert len(failed) == int(((rows["模式"] == "naive") & (rows["结果"] == "未通过")).sum())
+    assert len(failed) and set(failed["模式"]) == {"朴素向量 RAG"} and set(failed["结果"]) == {"未通过"}
+    assert len(failed) == int(((rows["模式"] == "朴素向量 RAG") & (rows["结果"] == "未通过")).sum())
     _shot(page, "evaluation")
 
     own = tmp_path / "my-questions.jsonl"  # an uploaded question file: one good line, one broken
@@ -203,6 +202,8 @@ def test_a_visitor_uploads_a_document_and_the_chat_brings_its_attachment(page, s
     expect(chat).to_contain_text("860只", timeout=TIMEOUT)
     expect(chat).to_contain_text("附件1", timeout=TIMEOUT)
     expect(page.locator("#annex-citations")).to_contain_text("星港码头防台风应急预案", timeout=TIMEOUT)
+    libraries = page.locator("#annex-citations .cite-lib").all_inner_texts()
+    assert "🔒 本会话私有库" in libraries and not [x for x in libraries if "session-" in x]  # issue 19: no ids
     _shot(page, "visitor-upload")
     private = [lib for lib in service.read.current().libraries if lib.startswith("session-")]
     assert private, "the upload went into a private library"
@@ -236,6 +237,17 @@ def test_a_conversation_link_reopens_the_answer_read_only(page, browser, app_url
         other.get_by_text("历史会话", exact=True).click()
         expect(other.locator("#annex-conversations")).not_to_contain_text(EXAMPLES[0])  # not the owner's list
         _shot(other, "shared-link")
+        shared_id = link.rsplit("=", 1)[1]
+        question = other.locator("#annex-question textarea")  # the visitor asks: a conversation of their own
+        question.fill(EXAMPLES[1])
+        question.press("Enter")
+        expect(chat).to_contain_text("0513-85260110", timeout=TIMEOUT)
+        notice = other.locator("#annex-shared-notice")
+        expect(notice).to_contain_text("你自己的新会话", timeout=TIMEOUT)
+        expect(notice).not_to_contain_text("只读")
+        expect(chat).not_to_contain_text(EXAMPLES[0])  # not appended under the owner's turns
+        expect(other).to_have_url(re.compile(r"\?conversation=[0-9a-f]{32}$"), timeout=TIMEOUT)
+        assert shared_id not in other.url
         other.goto(app_url + "?conversation=" + "0" * 32)  # an unknown id: a warning, an empty chat
         expect(other.locator("[data-testid='toast-body']").first).to_contain_text("不存在", timeout=TIMEOUT)
         expect(other.locator("#annex-shared-notice")).to_be_hidden()

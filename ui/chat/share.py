@@ -29,7 +29,7 @@ def notice_after(shared_id: str, conversation_id: str) -> tuple[str, bool]:
 
 def url_js() -> str:
     """The browser-side step that puts the visitor's own conversation in the address bar of a shared page."""
-    return (f"(c) => {{ const u = new URL(location.href); if (c && u.searchParams.has('{PARAM}') && "
+    return (f"(c) => {{ const u = new URL(location.href); if (c && !c.startsWith('http') && u.searchParams.has('{PARAM}') && "
             f"u.searchParams.get('{PARAM}') !== c) {{ u.searchParams.set('{PARAM}', c); "
             f"history.replaceState(null, '', u); }} return c; }}")
 

@@ -45,7 +45,7 @@ def wire_share(panel: SharePanel, handlers: ChatHandlers, components: dict, trig
     for trigger in triggers:
         trigger.then(refresh, [conversation, turns, shown, panel.shared], [panel.link, panel.markdown, panel.notice],
                      api_visibility="private") \
-            .then(None, conversation, None, js=url_js(), api_visibility="private") \
+            .then(None, panel.link, None, js=url_js(), api_visibility="private") \
             .then(None, panel.link, panel.link, js=link_js(), api_visibility="private")
 
     def open_shared(request: gr.Request) -> tuple:

@@ -1,0 +1,74 @@
+"""Issue 19 at 390×844 (a phone), in a real browser: a compact header, the answer and its attachments first,
+graph-path labels whole, an evaluation chart whose legend and values read, and a list instead of the library knot."""
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.test_browser import browser  # noqa: F401  (the module's chromium)
+from tests.ui.test_presentation import ask, label_problems, one_line_numbers
+from ui.blocks import EXAMPLES
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 30_000  # ms
+
+
+@pytest.fixture
+def phone(browser, app_url):  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True, locale="zh-CN")
+    page = context.new_page()
+    page.goto(app_url)
+    page.locator("#annex-chat").wait_for(timeout=TIMEOUT)
+    yield page
+    context.close()
+
+
+def test_a_phone_shows_a_compact_header_then_the_chat_with_its_examples(phone):
+    header = phone.locator("#annex-header").bounding_box()
+    assert header["height"] < 110  # was about 330 px
+    first = phone.locator("#annex-chat").get_by_role("button", name=EXAMPLES[0]).bounding_box()
+    assert first["y"] + first["height"] < 844  # an example to tap without scrolling
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
+
+
+def test_a_phone_answer_comes_with_its_attachments_paths_and_citations_before_the_settings(phone):
+    ask(phone, EXAMPLES[1])
+    settings = phone.get_by_text("检索设置", exact=True).bounding_box()
+    for panel in ("#annex-paths", "#annex-citations"):
+        assert phone.locator(panel).bounding_box()["y"] < settings["y"]
+    assert phone.locator("#annex-citations table.cite-table").count() >= 1
+    assert one_line_numbers(phone, "#annex-citations") and one_line_numbers(phone, "#annex-chat")
+    phone.locator("#annex-paths .scatterlayer text").first.wait_for(timeout=TIMEOUT)
+    assert label_problems(phone, "#annex-paths") == []
+    ask(phone, EXAMPLES[0])
+    phone.wait_for_timeout(500)
+    assert label_problems(phone, "#annex-paths") == []
+
+
+def test_a_phone_reads_the_evaluation_chart_and_gets_a_list_instead_of_the_library_graph(phone):
+    from playwright.sync_api import expect
+
+    phone.get_by_role("tab", name="评测").click()
+    phone.locator("#eval-limit input").fill("4")
+    phone.locator("#eval-run").click()
+    chart = phone.locator("#eval-chart")
+    expect(chart.locator(".js-plotly-plot")).to_be_visible(timeout=TIMEOUT)
+    phone.wait_for_timeout(500)
+    drawn = phone.evaluate("""() => {
+        const svg = document.querySelector('#eval-chart svg.main-svg').getBoundingClientRect();
+        const box = (t) => { const r = t.getBoundingClientRect(); return {text: t.textContent, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
+        return {svg: {x0: svg.left, x1: svg.right, y0: svg.top, y1: svg.bottom},
+                legend: [...document.querySelectorAll('#eval-chart .legendtext')].map(box),
+                bars: [...document.querySelectorAll('#eval-chart .bartext')].map(box)};
+    }""")
+    svg = drawn["svg"]
+    assert len(drawn["legend"]) == 3 and all(svg["x0"] <= b["x0"] and b["x1"] <= svg["x1"] + 1
+                                            and svg["y0"] <= b["y0"] and b["y1"] <= svg["y1"] + 1 for b in drawn["legend"])
+    bars = drawn["bars"]
+    assert bars and not [(a["text"], b["text"]) for i, a in enumerate(bars) for b in bars[i + 1:]
+                         if a["x0"] < b["x1"] - 1 and b["x0"] < a["x1"] - 1 and a["y0"] < b["y1"] - 1 and b["y0"] < a["y1"] - 1]
+    phone.get_by_role("tab", name="知识库").click()
+    expect(phone.locator("#kb-documents")).to_be_visible(timeout=TIMEOUT)
+    assert not phone.locator("#kb-graph").is_visible()
+    expect(phone.get_by_text("在手机上看不清")).to_be_visible()
