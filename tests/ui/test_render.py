@@ -45,8 +45,9 @@ def test_citations_escape_every_document_string_and_mark_the_cited_span():
     assert "&lt;img src=x onerror=alert(3)&gt;" in html and "&lt;script&gt;" in html
     assert "预案&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
     marked = re.findall(r'<mark class="cite-(?:span|fact)">(.*?)</mark>', html, re.S)
-    assert "".join(marked).startswith("值班电话：029-8637-1190。")
-    assert '<mark class="cite-fact">值班电话：029-8637-1190。</mark>' in html  # the answer's sentence stands out
+    nowrap = '<span class="annex-nowrap">029-8637-1190</span>'  # a phone number never wraps
+    assert "".join(marked).startswith(f"值班电话：{nowrap}。")
+    assert f'<mark class="cite-fact">值班电话：{nowrap}。</mark>' in html  # the answer's sentence stands out
     assert "附件1：名单" not in html and "尾部。" in html  # context runs to the ends of the cited lines only
     assert html.count('<span class="cite-gap">…</span>') == 1
 
@@ -106,8 +107,9 @@ def test_paths_figure_labels_and_colours_nodes_by_kind():
     assert hop.marker.color == KINDS["hop"][1] and len(hop.x) == 2  # 附件8 reached by 详见附件8, 附件12 by 见附件12
     labels = " ".join(str(t) for trace in nodes.values() for t in trace.text)
     assert "附件12 &lt;img" in labels and "<img" not in labels
-    mentions = {a.text for a in fig.layout.annotations if a.text}
-    assert {"详见附件8", "见附件12"} <= mentions
+    drawn = {a.text for a in fig.layout.annotations if a.text}
+    hovers = " ".join(str(t) for trace in nodes.values() for t in trace.hovertext)
+    assert all(m in drawn or f"经“{m}”" in hovers for m in ("详见附件8", "见附件12"))  # drawn where it fits
     xs = dict(zip([str(t) for t in hop.text], hop.x))
     assert max(xs.values()) == 2  # 附件12 sits two layers right of the chunk: the two-hop chain
     assert "<script" not in json.dumps(fig.to_plotly_json(), default=str)

@@ -26,14 +26,14 @@ AGGREGATES = {
 
 def test_the_frames_show_every_figure_the_evaluation_reports_including_new_ones():
     summary = summary_frame(AGGREGATES)
-    assert list(summary["模式"]) == ["graph", "naive"]
-    assert "附件召回率" in summary.columns and "reached prompt" in summary.columns  # a key kb.eval adds later
-    assert "by_kind" not in summary.columns and summary.loc[0, "p50 ms"] == 12.0
+    assert list(summary["模式"]) == ["annex-rag 图谱模式", "朴素向量 RAG"]  # the 对比 tab's names
+    assert "附件召回率" in summary.columns and "附件进入回答材料" in summary.columns
+    assert "by_kind" not in summary.columns and summary.loc[0, "用时中位数（毫秒）"] == 12.0
     keys = fraction_keys(AGGREGATES)
     assert keys == ["attachment_recall", "attachment_precision", "answer_contains", "unanswerable_ok", "reached_prompt"]
     fig = chart(AGGREGATES)
-    assert [t.name for t in fig.data] == ["graph", "naive"]
-    assert list(fig.data[0].x)[-1] == "reached prompt" and list(fig.data[1].y)[:3] == [0.5, 1.0, 0.5]
+    assert [t.name for t in fig.data] == ["annex-rag 图谱模式", "朴素向量 RAG"]
+    assert list(fig.data[0].y)[-1] == "附件进入回答材料" and list(fig.data[1].x)[:3] == [0.5, 1.0, 0.5]
     assert list(fig.data[0].text)[3] == "—"  # no unanswerable question: shown as none, not as zero
 
 
@@ -51,10 +51,11 @@ def test_the_outcomes_table_marks_pass_and_fail_and_filters_by_mode_kind_and_res
     }
     frame = outcomes_frame(outcomes)
     assert len(frame) == 4 and list(frame["结果"]) == [PASS, FAIL, FAIL, PASS]  # a missed attachment fails
-    assert frame.loc[2, "missing"] == "附件1"  # lists joined for the table and the CSV
+    assert frame.loc[2, "漏掉"] == "附件1"  # lists joined for the table and the CSV
     assert len(filter_frame(frame, mode="naive")) == 2
-    assert list(filter_frame(frame, kind="unanswerable", result=PASS)["模式"]) == ["naive"]
-    assert filter_frame(frame, mode="graph", result=FAIL)["line"].tolist() == [2]
+    assert list(filter_frame(frame, kind="unanswerable", result=PASS)["模式"]) == ["朴素向量 RAG"]
+    assert filter_frame(frame, mode="graph", result=FAIL)["行"].tolist() == [2]
+    assert filter_frame(frame, text="问题1")["行"].tolist() == [1, 1]
     assert filter_frame(pd.DataFrame(), mode="graph").empty
 
 
@@ -77,10 +78,11 @@ def test_the_paths_cap_keeps_the_answers_attachments_and_a_few_others_grouped_by
 
     view = TurnView("q", answer="答案 [1]", graph_paths=paths, done=True)
     capped_fig = turn_paths_figure(view, {})
-    assert "共 12 个" in capped_fig.layout.title.text
+    notes = lambda fig: "".join(a.text for a in fig.layout.annotations if a.text).replace("<br>", "")  # noqa: E731
+    assert "共 12 个" in notes(capped_fig)
     nodes = sum(len(t.x) for t in capped_fig.data if t.mode == "markers+text")
     full = turn_paths_figure(view, {}, show_all=True)
-    assert sum(len(t.x) for t in full.data if t.mode == "markers+text") > nodes and not full.layout.title.text
+    assert sum(len(t.x) for t in full.data if t.mode == "markers+text") > nodes and "共" not in notes(full)
 
 
 def test_a_declined_answer_gets_its_closest_passages_and_no_paths():

@@ -138,6 +138,9 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
                                          legendgroup=stage, opacity=1 if lit else FADED,
                                          line=dict(color=colour, width=2 if lit else 1, dash=dash)))
     edges = [(*positions[a], *positions[b], text) for (a, b), text in unique_mentions(mentions).items()]
+    reached_by: dict[str, list[str]] = {}  # every mention stays in its attachment's hover text, drawn or not
+    for (_, b), text in mentions.items():
+        reached_by.setdefault(b, []).append(text)
     for x, y, text in place_mentions(frame, edges, taken):
         annotations.append(dict(x=x, y=y, text=h(text), showarrow=False, font=dict(size=10, color=STAGES["prefetch"][0]),
                                 bgcolor="rgba(255,255,255,0.9)"))
@@ -149,7 +152,8 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
             x=[positions[n][0] for n, _ in nodes], y=[positions[n][1] for n, _ in nodes], mode="markers+text",
             name=name, text=[_bold(h(labels[n][0]), n in lit_nodes) for n, _ in nodes],
             textposition=[labels[n][1] for n, _ in nodes],
-            hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")) for _, d in nodes],
+            hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")
+                         + "".join(f"（经“{m}”）" for m in dict.fromkeys(reached_by.get(n, ())))) for n, d in nodes],
             hoverinfo="text", cliponaxis=False,  # outer labels draw into the margins sized for them
             textfont=dict(size=FONT_PX, color=["#0f172a" if n in lit_nodes else "#94a3b8" for n, _ in nodes]),
             marker=dict(size=15 if kind != "chunk" else 11, color=colour, symbol=symbol,

@@ -29,7 +29,7 @@ def library_label(library: str) -> str:
     """A library as people read it: PRIVATE_LIBRARY for the session's own, 示例库 for the bundled one, else its name."""
     if is_private(library):
         return PRIVATE_LIBRARY
-    return BUNDLED_LIBRARY if library == Settings.default_library else f"📚 {library}"
+    return BUNDLED_LIBRARY if library == Settings.default_library else library
 
 
 def library_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
