@@ -19,7 +19,7 @@ GRAPH_WINS = (
     "园区周边的环境敏感目标有哪些？",  # 附件6, reached through the body's 列于附件6
 )
 INTRO = ("同一个问题，依次交给评测（`python -m kb.eval`）里的三种模式：朴素向量 RAG、FastGPT 式关键词工作流、"
-         "annex-rag 图谱模式。每一栏给出回答、找到和漏掉的附件、引用和用时。")
+         "annex-rag 图谱模式。每一栏先给出判定（答对 / 漏掉 / 找错），再给出回答、附件、引用和用时。")
 
 
 def build_compare_tab(service: Service, examples: Sequence[str], questions: Sequence[Question]) -> None:
