@@ -110,6 +110,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             continue
         closing = _closing_list(line)
         if closing:  # …并记录等级划定过程。附录A 标题 附录B 标题 …: the paragraph ends with the document's own list
+            structural.append((closing[0].start, closing[-1].end))
             listed.update({make_label(e.kind, e.number): e.title for e in closing})
             continue
         entries = _inline_entries(line)
