@@ -81,8 +81,9 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
   #annex-header h1 { font-size: 1.15rem; }
   #annex-header .annex-intro, #annex-model .annex-model-note { display: none; }
   #annex-model { text-align: left; font-size: 0.75rem; }
-  #annex-examples { flex-wrap: nowrap !important; overflow-x: auto; }
-  #annex-examples button { flex: 0 0 auto; min-width: 0 !important; white-space: nowrap; }
+  #annex-examples, #compare-examples { flex-wrap: nowrap !important; overflow-x: auto; }
+  #annex-examples button, #compare-examples button { flex: 0 0 auto; min-width: 0 !important; white-space: nowrap; }
+  #compare-columns { flex-direction: column-reverse !important; }  /* graph mode, the column the tab is about, first */
   /* The answer and its attachments first: graph paths and citations before the settings, sharing and history. */
   #annex-main { flex-direction: column !important; }
   #annex-left { display: contents !important; }

@@ -30,6 +30,11 @@ def test_a_phone_shows_a_compact_header_then_the_chat_with_its_examples(phone):
     first = phone.locator("#annex-chat").get_by_role("button", name=EXAMPLES[0]).bounding_box()
     assert first["y"] + first["height"] < 844  # an example to tap without scrolling
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
+    phone.get_by_role("tab", name="对比").click()  # the compare tab: graph mode's verdict first, not 1,500 px down
+    phone.locator("#compare-examples").get_by_role("button").first.click()
+    phone.locator("#compare-graph .compare-lead").wait_for(timeout=TIMEOUT)
+    graph, naive = (phone.locator(f"#compare-{m}").bounding_box() for m in ("graph", "naive"))
+    assert graph["y"] < naive["y"] and graph["y"] < 844
 
 
 def test_a_phone_answer_comes_with_its_attachments_paths_and_citations_before_the_settings(phone):
