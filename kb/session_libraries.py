@@ -78,8 +78,10 @@ class SessionLibraries:
     def scope(self, request: TurnRequest, session: str | None = None) -> TurnRequest:
         """The request with its libraries made explicit and checked: empty means every library the session sees.
 
-        Raises UnknownLibrary (naming only visible libraries) for one it may not see, UnknownDocument for a
-        document of such a library, NothingToSearch when it sees no library but others hold documents.
+        Every entry point that searches (chat, compare, eval, the HTTP API, agent mode) scopes through here, so
+        the pipeline never gets an empty list, which it would read as "every library". Raises UnknownLibrary
+        (naming only visible libraries) for one it may not see, UnknownDocument for a document of such a library,
+        NothingToSearch when it sees no library holding documents: nothing to search, never everything.
         """
         check_storable(request)  # a lone surrogate is refused as such, before it is looked up as a library
         snapshot = self.read.current()
@@ -90,7 +92,7 @@ class SessionLibraries:
         doc = snapshot.documents.get(request.document_id or "")
         if doc is not None and doc.library not in visible:
             raise UnknownDocument(request.document_id or "")
-        if request.library_ids or not snapshot.documents:
+        if request.library_ids:
             return request
         if not visible:
             raise NothingToSearch()

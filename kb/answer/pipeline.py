@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Generator, Iterator
 
 from kb.answer.context import Fitted, estimate_tokens, fit
-from kb.errors import AnnexError, InvalidRequest, LLMError, UnknownDocument, UnknownLibrary
+from kb.errors import AnnexError, InvalidRequest, LLMError, ReadOnlyConversation, UnknownDocument, UnknownLibrary
 from kb.answer.events import Event, jsonable
 from kb.answer.gaps import find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
@@ -116,8 +116,8 @@ class Pipeline:
                 raise UnknownLibrary(library, snapshot.libraries)
         if request.document_id and request.document_id not in snapshot.documents:
             raise UnknownDocument(request.document_id)
-        if request.conversation_id:
-            self.history.get_conversation(request.conversation_id)
+        if request.conversation_id and self.history.get_conversation(request.conversation_id).owner != request.owner:
+            raise ReadOnlyConversation(request.conversation_id)  # an API caller (owner "") owns only API conversations
         return replace(request, query=query, library_ids=library_ids)
 
     def run(self, request: TurnRequest) -> Iterator[Event]:

@@ -1,6 +1,7 @@
 """The Chroma vector store: body and attachment chunks in two cosine collections, embedded by our Embedder."""
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterator, Sequence
 
 import chromadb
@@ -88,12 +89,15 @@ class ChromaVectorStore:
             self.max_batch = self.client.get_max_batch_size()
         for name, collection in self.collections.items():
             self._check_config(name, collection.configuration_json)
+        self._held: dict[str, set[str]] | None = None  # doc id → libraries its vectors may be in (see libraries())
+        self._held_lock = threading.Lock()
 
     def upsert_documents(self, docs: Sequence[Document]) -> None:
         """Write every chunk of the documents, replacing what was stored for those document ids."""
         latest = {doc.id: doc for doc in docs}  # a doc given twice: the last one wins
         if not latest:
             return
+        self._hold({doc_id: doc.library for doc_id, doc in latest.items()}, replace=False)  # before any vector lands
         with self._errors(f"remove the old chunks of {len(latest)} documents"):
             for collection in self.collections.values():
                 collection.delete(where={"doc_id": {"$in": list(latest)}})
@@ -124,6 +128,7 @@ class ChromaVectorStore:
                     self.collections[name].add(
                         ids=ids, embeddings=embeddings, documents=texts, metadatas=metadatas  # type: ignore[arg-type]
                     )
+        self._hold({doc_id: doc.library for doc_id, doc in latest.items()}, replace=True)
 
     def delete_document(self, doc_id: str) -> int:
         """Remove every chunk of a document from both collections; returns how many were removed."""
@@ -134,7 +139,43 @@ class ChromaVectorStore:
                 if ids:
                     collection.delete(ids=ids)
                 removed += len(ids)
+        self._hold({doc_id: None}, replace=True)
         return removed
+
+    def libraries(self) -> frozenset[str]:
+        """Every library that holds vectors here, or may: a write under way counts from before its first vector."""
+        with self._held_lock:
+            held = self._held_map()
+            return frozenset(library for libraries in held.values() for library in libraries)
+
+    def _hold(self, libraries: dict[str, str | None], replace: bool) -> None:
+        """Record which library each document's vectors are in: added to (a write starting) or replacing what was
+        recorded (a write done; None: deleted)."""
+        with self._held_lock:
+            held = self._held_map()
+            for doc_id, library in libraries.items():
+                if replace:
+                    held.pop(doc_id, None)
+                if library is not None:
+                    held.setdefault(doc_id, set()).add(library)
+
+    def _held_map(self) -> dict[str, set[str]]:
+        """The doc id → libraries map, read from the collections' metadata on first use (callers hold the lock)."""
+        if self._held is None:
+            held: dict[str, set[str]] = {}
+            with self._errors("list the libraries"):
+                for collection in self.collections.values():
+                    offset = 0
+                    while True:
+                        page = collection.get(include=["metadatas"], limit=_PAGE, offset=offset)
+                        metadatas = page["metadatas"] or []
+                        for meta in metadatas:
+                            held.setdefault(str(meta["doc_id"]), set()).add(str(meta["library"]))
+                        if len(metadatas) < _PAGE:
+                            break
+                        offset += _PAGE
+            self._held = held
+        return self._held
 
     def query(
         self,

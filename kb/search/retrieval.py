@@ -42,11 +42,17 @@ class Retriever:
         `leads`: keep a document's best chunk that cites an attachment under the threshold (keep()). Which chunks
         cite one is the graph's REFERENCES edges, so a baseline without the graph retrieves without them."""
         index = self.bm25()
-        libraries = list(request.library_ids) or None
-        if libraries and index.libraries and index.libraries <= set(libraries):
-            libraries = None  # the filter keeps everything, and a filtered Chroma query costs ~20x an open one
+        # Explicit, always: "every library" is every library the read model knows, never whatever Chroma holds
+        # (an upload's vectors land batch by batch before its graph commit makes the read model know it).
+        libraries = sorted(request.library_ids or index.libraries)
+        if not libraries:
+            return []
         pool = max(CANDIDATES, request.top_k * 2)
-        vector_hits = self.vectors.query(query, pool, libraries, request.document_id)
+        # The filter is dropped only when it provably keeps everything Chroma holds: a filtered query costs ~20x
+        # an open one on a large store.
+        within = None if set(libraries) >= self.vectors.libraries() else libraries
+        vector_hits = [h for h in self.vectors.query(query, pool, within, request.document_id)
+                       if h.library in libraries and h.doc_id in index.documents]  # never one the read model lacks
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
         hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset())
