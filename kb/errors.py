@@ -90,6 +90,14 @@ class ReadOnlyConversation(AnnexError):
         self.conversation_id = conversation_id
 
 
+class TooManyTokens(AnnexError):
+    """A client sent too many wrong write tokens; it may try again after `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"Too many wrong tokens from this client; try again in {retry_after} s.")
+        self.retry_after = retry_after
+
+
 class ReservedLibrary(AnnexError):
     """A shared library was asked for under the reserved private prefix."""
 

@@ -11,7 +11,6 @@ makes it so for unknown routes and unexpected failures too), and a rejected turn
 """
 from __future__ import annotations
 
-import hmac
 import json
 from dataclasses import asdict
 from typing import Any, Iterable, Iterator
@@ -26,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from kb.errors import (AnnexError, InvalidRequest, ReadOnlyConversation, ReservedLibrary, UnknownConversation,
-                       UnknownDocument, UnknownLibrary)
+from kb.errors import (AnnexError, InvalidRequest, ReadOnlyConversation, ReservedLibrary, TooManyTokens,
+                       UnknownConversation, UnknownDocument, UnknownLibrary)
 from kb.answer.events import Event, jsonable
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
@@ -249,7 +248,7 @@ def api_router(service: Any) -> APIRouter:
     def documents(library: str | None = Query(None, description="only this library")) -> list[dict[str, Any]]:
         return [jsonable(d) for d in service.stores.graph.list_documents(library or None) if not is_private(d.library)]
 
-    def require_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+    def require_token(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
         expected = service.settings.api_token
         where = ["header", "Authorization"]
         if not expected:
@@ -260,7 +259,12 @@ def api_router(service: Any) -> APIRouter:
                                        "'Authorization: Bearer <ANNEX_API_TOKEN>'.", "token_missing")
             error.headers = {"WWW-Authenticate": "Bearer"}
             raise error
-        if not hmac.compare_digest(credentials.credentials.encode(), expected.encode()):
+        try:
+            right = service.tokens.matches(request.client.host if request.client else "", credentials.credentials)
+        except TooManyTokens as exc:
+            raise HTTPException(429, _detail(where, str(exc), "too_many_tokens"),
+                                headers={"Retry-After": str(exc.retry_after)}) from exc
+        if not right:
             raise _error(403, where, "The token is wrong; send the server's ANNEX_API_TOKEN as "
                                      "'Authorization: Bearer <token>'.", "token_wrong")
 

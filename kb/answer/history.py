@@ -176,5 +176,28 @@ class History:
             ).fetchall()
         return [r[0] for r in reversed(rows)]
 
+    def forget_documents(self, doc_ids: Sequence[str]) -> int:
+        """Delete every conversation with a message that drew on or quoted one of these documents; how many went.
+
+        For a deleted private document: its text must not outlive it in anyone's history.
+        """
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        quoted = " OR ".join(["m.extra LIKE ?"] * len(ids))  # sources and hop items carry the doc id in extra
+        with self._write() as db:
+            doomed = [row[0] for row in db.execute(
+                f"SELECT DISTINCT m.conversation_id FROM messages m WHERE {quoted} OR m.id IN "
+                f"(SELECT message_id FROM message_links WHERE doc_id IN ({marks}))",
+                (*(f"%{_like(i)}%" for i in ids), *ids)).fetchall()]
+            db.executemany("DELETE FROM conversations WHERE id = ?", [(c,) for c in doomed])
+        return len(doomed)
+
     def close(self) -> None:
         self._db.close()
+
+
+def _like(text: str) -> str:
+    """text for a LIKE pattern without its wildcards (document ids are hex digests; this is belt and braces)."""
+    return text.replace("%", "").replace("_", "")
