@@ -145,12 +145,18 @@ def test_with_no_shared_document_the_eval_tab_searches_nothing(tmp_path):
 def test_the_app_state_link_carries_no_token_and_writes_no_file(app):
     """Severe 3: no DeepLinkButton, and Gradio's /gradio_api/deep_link saves no session's state to disk."""
     admin = Visitor(app, "admin-3")
+    started = time.time()
     assert not [c for c in admin.config["components"] if c.get("type") == "deeplinkbutton"]
-    admin.send("run_ingest", [[admin.upload("共享新文档.md", "# 共享新文档\n\n正文。\n")], "extra-3", "", TOKEN])
     admin.upload_private()
+    [doc] = [d for d in _documents(app).values() if d.library == app.service.sessions.own("admin-3")]
+    admin.send("refresh", [])
+    admin.send("show", [doc.id])  # a private document open in the page
+    assert SECRET in admin.seen
+    admin.send("run_ingest", [[admin.upload("共享新文档.md", "# 共享新文档\n\n正文。\n")], "extra-3", "", TOKEN])
     link = admin.http.get("/gradio_api/deep_link", params={"session_hash": "admin-3"})
     stored = Path(gradio_utils.get_upload_folder()) / "deep_links"
-    texts = [p.read_text(encoding="utf-8", errors="replace") for p in stored.glob("*/state.json")]
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in stored.glob("*/state.json")
+             if p.stat().st_mtime >= started - 1]  # written by this test
     assert not [t for t in texts if TOKEN in t or SECRET in t]
     page = admin.http.get("/", params={"deep_link": link.text.strip('"')})
     assert TOKEN not in page.text
