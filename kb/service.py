@@ -58,7 +58,7 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
                                 forget=history.forget_documents)
     sessions.sweep()
     return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions,
-                   TokenGuard(settings.api_token))
+                   TokenGuard())
 
 
 def _reranker(settings: Settings) -> Reranker:

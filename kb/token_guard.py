@@ -21,17 +21,16 @@ WINDOW_SECONDS = 60.0
 class TokenGuard:
     """Checks a token against ANNEX_API_TOKEN for one client, counting that client's wrong ones."""
 
-    def __init__(self, expected: str, attempts: int = ATTEMPTS, window: float = WINDOW_SECONDS,
+    def __init__(self, attempts: int = ATTEMPTS, window: float = WINDOW_SECONDS,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.expected = expected
         self.attempts = attempts
         self.window = window
         self.clock = clock
         self._wrong: dict[str, list[float]] = {}  # client → times of its recent wrong tokens
         self._lock = threading.Lock()
 
-    def matches(self, client: str, given: str) -> bool:
-        """Whether `given` is the token; TooManyTokens while `client` is locked out (the token is not compared)."""
+    def matches(self, client: str, given: str, expected: str) -> bool:
+        """Whether `given` is `expected`; TooManyTokens while `client` is locked out (the token is not compared)."""
         now = self.clock()
         with self._lock:
             for key in [k for k, times in self._wrong.items() if now - times[0] > self.window]:
@@ -39,7 +38,7 @@ class TokenGuard:
             recent = self._wrong.get(client, [])
             if len(recent) >= self.attempts:
                 raise TooManyTokens(round(self.window - (now - recent[0])) + 1)
-        if hmac.compare_digest(given.encode(), self.expected.encode()):
+        if hmac.compare_digest(given.encode(), expected.encode()):
             return True
         with self._lock:
             self._wrong.setdefault(client, []).append(now)

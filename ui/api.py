@@ -260,7 +260,8 @@ def api_router(service: Any) -> APIRouter:
             error.headers = {"WWW-Authenticate": "Bearer"}
             raise error
         try:
-            right = service.tokens.matches(request.client.host if request.client else "", credentials.credentials)
+            right = service.tokens.matches(request.client.host if request.client else "", credentials.credentials,
+                                           expected)
         except TooManyTokens as exc:
             raise HTTPException(429, _detail(where, str(exc), "too_many_tokens"),
                                 headers={"Retry-After": str(exc.retry_after)}) from exc

@@ -73,10 +73,11 @@ class KnowledgeBase:
 
     def check_token(self, token: str, client: str = "") -> None:
         """Refuse a shared-library write unless `token` is the server's ANNEX_API_TOKEN (`client`: its address)."""
-        if not self.service.settings.api_token:
+        expected = self.service.settings.api_token
+        if not expected:
             raise gr.Error(toast("共享库的写入已关闭：服务器没有设置 ANNEX_API_TOKEN。不填口令，上传的文件进入本会话的私有库。"))
         try:
-            right = self.service.tokens.matches(client, _text(token))
+            right = self.service.tokens.matches(client, _text(token), expected)
         except TooManyTokens as exc:
             raise gr.Error(toast(f"口令错误次数太多：请 {exc.retry_after} 秒后再试。")) from exc
         if not right:
