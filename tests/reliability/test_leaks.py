@@ -184,8 +184,11 @@ def test_a_shared_conversation_takes_turns_only_from_its_owner(app):
     assert again.status_code == 200  # an API conversation is the API's: its id continues it
 
 
-def test_the_eval_tab_confirms_no_private_name_stores_no_conversation_and_writes_no_formula(app):
-    """Lesser 13 and 14: another visitor's document is "not in the corpus" like a made-up one; nothing stored."""
+def test_the_eval_tab_confirms_no_private_name_stores_no_conversation_and_writes_no_formula(app, monkeypatch):
+    """Lesser 13 and 14: another visitor's document is "not in the corpus" like a made-up one; nothing stored;
+    a run is bounded; the CSV holds no formula."""
+    import ui.evaluation.tab as eval_tab
+    monkeypatch.setattr(eval_tab, "MAX_QUESTIONS", 2)  # the server is this process: its bound, made small
     owner, guesser = Visitor(app, "owner-13"), Visitor(app, "guesser-13")
     owner.upload_private()
     conversations = len(app.service.history.list_conversations(limit=10**6))
@@ -197,12 +200,14 @@ def test_the_eval_tab_confirms_no_private_name_stores_no_conversation_and_writes
         {"doc": "", "question": formula, "attachments": [], "answer_contains": [], "kind": "unanswerable"},
         {"doc": "", "question": "@SUM(1+1)*cmd|' /C calc'!A0", "attachments": [], "answer_contains": [],
          "kind": "unanswerable"},
+        {"doc": "", "question": "第三道题不会运行", "attachments": [], "answer_contains": [], "kind": "unanswerable"},
     ])
     assert done["success"] is True, done
     status = done["output"]["data"][0]
-    assert "第 1 行跳过" in status and "第 2 行跳过" in status
+    assert "第 1 行跳过" in status and "第 2 行跳过" in status and "2 道题 × 3 种模式" in status
+    assert "第 5 行跳过：此后的 1 道题没有运行" in status and "第三道题" not in guesser.seen
     guessed, made_up = (s.split("：", 1)[1].replace("\\", "").replace(SECRET_DOC, "X").replace("编造的文档.md", "X")
-                        for s in status.splitlines() if "行跳过" in s)
+                        for s in status.splitlines() if "行跳过" in s and "corpus" in s)
     assert guessed == made_up  # the same words for a stranger's document as for none
     assert SECRET not in guesser.seen
     assert len(app.service.history.list_conversations(limit=10**6)) == conversations
