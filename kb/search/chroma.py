@@ -14,7 +14,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 
 from kb.search.embedding_cache import with_cache
 from kb.errors import VectorStoreError
-from kb.model import BODY, Chunk, Document
+from kb.model import BODY, Chunk, Document, is_private
 from kb.settings import Settings, load_settings
 from kb.search.embeddings import make_embedder
 from kb.search.indexed_text import indexed_texts
@@ -63,6 +63,7 @@ class ChromaVectorStore:
 
     def __init__(self, settings: Settings, embedder: Embedder) -> None:
         self.embedder = with_cache(embedder, settings.embedding_cache_path)
+        self._uncached = embedder  # a visitor's private text: its vectors must not outlive it in the cache
         self._function = AnnexEmbeddingFunction(self.embedder)
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
         if settings.chroma_host:
@@ -123,7 +124,8 @@ class ChromaVectorStore:
         for name, items in rows.items():
             for batch in _batches(items, self.max_batch):
                 ids, to_embed, texts, metadatas = (list(column) for column in zip(*batch))
-                embeddings = self.embedder.embed_passages(to_embed)
+                private = all(is_private(str(meta["library"])) for meta in metadatas)
+                embeddings = (self._uncached if private else self.embedder).embed_passages(to_embed)
                 with self._errors(f"add {len(ids)} chunks to {name}"):
                     self.collections[name].add(
                         ids=ids, embeddings=embeddings, documents=texts, metadatas=metadatas  # type: ignore[arg-type]

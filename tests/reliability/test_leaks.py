@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import logging
+import sqlite3
 import threading
 import time
 from contextlib import contextmanager
@@ -311,3 +312,33 @@ def test_session_hashes_stay_out_of_the_access_log_and_wrong_tokens_are_limited(
         guard._wrong.clear()
     assert not [d for d in _documents(app).values() if is_private(d.library)]
     assert_healthy(app)
+
+
+def test_a_private_uploads_vectors_never_enter_the_passage_cache(tmp_path):
+    """Lesser 15, the embedding cache: a shared document's passages are cached, a visitor's never are."""
+    from kb.search.embedding_cache import CachedEmbedder
+    from kb.search.hash_embedding import HashEmbedder
+    from tests.recording_embedder import RecordsTexts
+
+    class Cached(RecordsTexts, HashEmbedder):
+        cache_key = "leak-test-hash"  # as e5 or an endpoint would be: worth caching
+
+    service = open_service(load_settings(env={}, store_dir=tmp_path / "store"))
+    try:
+        vectors = service.stores.vectors
+        inner = Cached()
+        vectors.embedder, vectors._uncached = CachedEmbedder(inner, tmp_path / "cache.sqlite"), inner  # as e5 has
+        cache = vectors.embedder.path
+        for name, library in (("shared.md", "demo"), (SECRET_DOC, service.sessions.library_for_upload("v"))):
+            path = tmp_path / name
+            path.write_text(SECRET_TEXT.replace(SECRET, SECRET + name), encoding="utf-8")
+            [result] = service.stores.ingestor.ingest([path], library)
+            assert result.status == "ingested"
+        with sqlite3.connect(cache) as db:
+            rows = db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+        chunks = {d.library: d.chunks for d in service.stores.graph.list_documents()}
+        assert len(chunks) == 2 and rows == chunks["demo"]  # the shared document's chunks only
+        hits = [h for h in vectors.query(SECRET_QUESTION, 10) if is_private(h.library)]
+        assert hits  # the private vectors are stored and searched by their owner, just never cached
+    finally:
+        service.close()
