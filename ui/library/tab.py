@@ -210,8 +210,9 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
 
     picture_inputs = [query, lib_filter, limit]
     listing_outputs = [table, selected, lib_filter]
-    ingested = (upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private")
-                .success(refresh, None, listing_outputs, api_visibility="private")
+    sent = upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private")
+    sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
+    ingested = (sent.success(refresh, None, listing_outputs, api_visibility="private")
                 .then(draw, picture_inputs, picture, api_visibility="private"))
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],
                             api_visibility="private")
