@@ -9,6 +9,7 @@ removed when the run ends, never to the conversations; at most MAX_QUESTIONS que
 from __future__ import annotations
 
 import tempfile
+import time
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -30,6 +31,7 @@ from ui.safe import md, toast
 
 ProgressFn = Callable[..., object]
 MAX_QUESTIONS = 200  # per run of the tab: each costs three turns; `python -m kb.eval` runs any number
+CSV_SECONDS = 600  # a run's CSV (answers may quote the visitor's own library) is kept this long for Gradio to copy
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
 
 
@@ -91,7 +93,12 @@ def write_csv(frame: pd.DataFrame) -> str:
 
     Cells and headers that a spreadsheet would run as a formula (a question "=HYPERLINK(…)") are written as text.
     """
-    path = Path(tempfile.gettempdir()) / f"annex-eval-{uuid.uuid4().hex[:12]}.csv"
+    folder = Path(tempfile.gettempdir()) / "annex-eval-csv"
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.csv"):  # Gradio serves its own copy (gone within an hour); ours go at a later run
+        if time.time() - old.stat().st_mtime > CSV_SECONDS:
+            old.unlink(missing_ok=True)
+    path = folder / f"annex-eval-{uuid.uuid4().hex[:12]}.csv"
     safe = frame.map(as_text).rename(columns=as_text)
     safe.to_csv(path, index=False, encoding="utf-8-sig")
     return str(path)
