@@ -129,42 +129,69 @@ def _substitute(what: str, before: str, naming: _Titles) -> str:
 
 
 def _parallel(mine: list[_Word], words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
-    """Where the earlier question holds a phrase of the same head as `mine` (二级防控 for 三级防控): as many words,
-    ending in the same word or the same last character."""
+    """Where the earlier question holds a phrase of the same head as `mine`: as many words ending in the same word
+    (蓝色预警 for 黄色预警), else a phrase up to the same last character (现场处置组 of 现场处置组组长 for 警戒疏散组,
+    however jieba cut it)."""
     if not mine:
         return None
     head = mine[-1].text
-    for j in range(len(words) - 1, -1, -1):
-        w = words[j]
-        if not _is_content(w) or naming.holds(w.text) or not (w.text == head or w.text[-1] == head[-1]):
-            continue
-        i = j
-        while i > 0 and j - i + 1 < len(mine) and _is_content(words[i - 1]) and not naming.holds(words[i - 1].text):
-            i -= 1
-        return words[i].start, w.end
+    for phrase in reversed(_phrases(words, naming)):
+        for j in range(len(phrase) - 1, -1, -1):
+            if phrase[j].text == head:
+                return phrase[max(0, j - len(mine) + 1)].start, phrase[j].end
+    for phrase in _phrases(words, naming):
+        first = phrase[0].start
+        for w in phrase:
+            at = w.text.find(head[-1])
+            if at >= 0 and w.start + at + 1 - first > 1:
+                return first, w.start + at + 1
     return None
 
 
 def _last_thing(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
-    """What the earlier question asked about: the last phrase that owns something (事故池 of 事故池的有效容积: the
-    part after 的 is the attribute asked for), else its last phrase; without the document name it begins with
-    (消防控制室 of 青禾县人民医院消防控制室)."""
-    things, owners = [], []
+    """What the earlier question asked about: its last phrase that owns something (事故池 of 事故池的有效容积: what
+    follows 的 is the attribute asked for), else its last phrase."""
+    phrases = _phrases(words, naming)
     follows = {w.start: w.text for w in words}
-    for a, b in _run_spans(words):
-        inside = [w for w in words if a <= w.start < b]
-        if not any(_is_subject(w) for w in inside):
+    owners = [p for p in phrases if follows.get(p[-1].end) == "的"]
+    last = (owners or phrases or [None])[-1]
+    return (last[0].start, last[-1].end) if last else None
+
+
+def _phrases(words: list[_Word], naming: _Titles) -> list[list[_Word]]:
+    """The noun phrases of a question: runs of words between its function words (的, 有, 是, a question word, a
+    number), from the first to the last word that can be a subject, without the document name they begin with
+    (磁压式堵漏器, 消防控制室 of 青禾县人民医院消防控制室; not 24小时, a measure)."""
+    out: list[list[_Word]] = []
+    run: list[_Word] = []
+    for i, w in enumerate(words + [_Word("", "x", -1, -1)]):
+        if w.text and not _is_function(w, words[i - 1] if i else None):
+            run.append(w)
             continue
+        counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \
+            and not QUESTION_WORD.search(words[i - len(run) - 1].text) and not words[i - len(run) - 1].text.startswith("第")
         lead = 0
-        while lead < len(inside) and naming.holds(inside[lead].text):
+        while lead < len(run) and naming.holds(run[lead].text):
             lead += 1
-        named = [i for i in range(lead) if naming.names(inside[i].text)]
-        inside = inside[named[-1] + 1:] if named else inside
-        if inside:
-            things.append((inside[0].start, b))
-            if follows.get(b) == "的":
-                owners.append((inside[0].start, b))
-    return (owners or things or [None])[-1]
+        named = [k for k in range(lead) if naming.names(run[k].text)]
+        run = run[named[-1] + 1:] if named else run
+        # a word before a suffix is a modifier (正压|式 of 正压式空气呼吸器, however jieba tagged 正压)
+        subjects = [k for k, x in enumerate(run)
+                    if _is_subject(x) or (x.flag == "k" and k) or (k + 1 < len(run) and run[k + 1].flag == "k")]
+        if subjects and not counted:
+            out.append(run[subjects[0] : subjects[-1] + 1])
+        run = []
+    return out
+
+
+def _is_function(w: _Word, before: _Word | None) -> bool:
+    """A word that ends a noun phrase: punctuation, a particle or preposition, a question word, a number, a pronoun;
+    a lone character right after a question word is what is counted (多少人)."""
+    if not _WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS:
+        return True
+    if w.flag[0] in "pcuyedro" or (w.flag == "m" and not w.text.startswith("第")):
+        return True
+    return len(w.text) == 1 and before is not None and bool(QUESTION_WORD.search(before.text))
 
 
 def _title_span(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
