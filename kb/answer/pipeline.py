@@ -27,7 +27,7 @@ from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever, fuse_readings
 from kb.settings import Settings
-from kb.answer.sources import build_messages, build_sources, referenced_docs
+from kb.answer.sources import build_messages, build_sources, cited_numbers, declines, referenced_docs
 from kb.turn import MAX_LIBRARY_IDS, RANGES, GraphPath, Hit, Source, TurnRequest
 
 log = logging.getLogger(__name__)
@@ -300,7 +300,8 @@ class Pipeline:
         if block:
             yield Event("content", {"text": block})
         yield Event("attachments", {"items": list(hop.items)})
-        docs = referenced_docs(cited, turn.sources, hop.sources) if turn.sources else []
+        # A decline references nothing: it answers or declines, never both (the closest passages are the UI's to list).
+        docs = referenced_docs(cited, turn.sources, hop.sources) if turn.sources and not _declined(cited) else []
         yield Event("referenced_docs", {"docs": docs})
         paths = [*turn.paths, *hop.paths]
         yield Event("graph_paths", {"paths": paths})
@@ -373,6 +374,11 @@ class Pipeline:
             return []
         messages = self.history.messages(conversation_id)[-2 * turns :]
         return [(m.role, without_block(m.content)) for m in messages]
+
+
+def _declined(answer: str) -> bool:
+    """The answer declines and cites nothing."""
+    return declines(answer) and not cited_numbers(answer)
 
 
 def check_storable(request: TurnRequest) -> None:

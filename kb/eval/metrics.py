@@ -10,12 +10,10 @@ from typing import Sequence
 from kb.labels import parse_label, parse_unnumbered_label
 from graph.store import attachment_node_id
 from kb.answer.hop import without_block
-from kb.answer.sources import cited_numbers
+from kb.answer.sources import declines
 from kb.text import squash
 
 KINDS = ("attachment", "body", "unanswerable")
-# How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
-NOT_IN_KB = re.compile(r"没有找到|未找到|没有检索到|未检索到|没有相关|无法回答|不包含|没有提供|未提供|没有提及|未提及")
 
 
 @dataclass(frozen=True)
@@ -151,13 +149,6 @@ def score(outcome: Outcome, shown_text: str) -> Outcome:
     else:
         outcome.unanswerable_ok = refused
     return outcome
-
-
-def declines(shown_text: str) -> bool:
-    """Whether the answer says the knowledge base does not hold the answer, in a line of its own words (one that
-    cites no source: a quoted sentence of a law may well say 未提供), whatever else it shows."""
-    lines = without_block(shown_text).splitlines()
-    return any(NOT_IN_KB.search(line) and not cited_numbers(line) for line in lines)
 
 
 def _fold(text: str) -> str:

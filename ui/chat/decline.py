@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from kb.answer.prompts import NO_ANSWER
-from kb.answer.sources import cited_numbers
+from kb.answer.sources import cited_numbers, declines
 from kb.search.tokens import tokenize
 from kb.text import fold_case
 from ui.chat.citations import how_reached, where
@@ -23,7 +22,7 @@ PATHS_NOTE = "回答没有在知识库中找到答案，所以这里不画检索
 
 def declined(answer: str) -> bool:
     """Whether the answer says the knowledge base does not hold the answer and cites nothing."""
-    return NO_ANSWER in answer and not cited_numbers(answer)
+    return declines(answer) and not cited_numbers(answer)
 
 
 def shared_words(question: str, text: str) -> tuple[list[str], int]:
