@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from kb.answer.question import word_spans
 from kb.answer.sources import cited_numbers, declines
 from kb.search.tokens import tokenize
 from kb.text import fold_case
@@ -27,7 +28,7 @@ def declined(answer: str) -> bool:
 
 def shared_words(question: str, text: str) -> tuple[list[str], int]:
     """The question's words the passage holds (as written, however jieba cuts the passage), and how many it has."""
-    words = list(dict.fromkeys(tokenize(question)))
+    words = [w for w in dict.fromkeys(w for w, _, _ in word_spans(question)) if w in tokenize(w)]  # whole words
     folded = fold_case(text)
     return [w for w in words if w in folded], len(words)
 

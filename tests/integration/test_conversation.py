@@ -1,0 +1,50 @@
+"""A conversation on the bundled corpus: an earlier topic never drowns a new question, a follow-up is answered as
+the question it continues (retrieval and the offline answerer alike), and the chain goes on from there."""
+from __future__ import annotations
+
+import pytest
+
+from kb.answer.prompts import NO_ANSWER
+from tests.integration.test_pipeline import turn
+
+EXAMPLES = [  # the chat's own example questions (ui/blocks.py) and what each answer shows
+    ("东岭街道有几艘冲锋舟？存放在哪里？", ("3艘", "东岭仓库")),
+    ("大型餐饮企业的餐厨垃圾收运费是多少？", ("每桶55元",)),
+    ("西岭街道有几艘冲锋舟？存放在哪里？", ("5艘", "西岭防汛站")),
+    ("园区公共应急事故池的有效容积是多少？", ("18000",)),
+]
+
+
+@pytest.mark.parametrize(("question", "shown"), EXAMPLES)
+def test_an_unrelated_earlier_question_does_not_change_the_answer(service, question, shown):
+    first = turn(service, "青禾县人民医院有几辆负压救护车，停在哪里？")
+    t = turn(service, question, conversation_id=first["conversation_id"])
+    assert NO_ANSWER not in t["content"] and all(s in t["content"] for s in shown), t["content"]
+    assert f"检索查询：{question}" in t["thinking"] and "负压救护车" not in t["thinking"]
+
+
+def test_a_follow_up_answers_as_the_question_it_continues_and_the_next_continues_it(service):
+    first = turn(service, "东岭街道有几艘冲锋舟？存放在哪里？")
+    west = turn(service, "西岭街道呢？", conversation_id=first["conversation_id"])
+    assert "5艘" in west["content"] and "西岭防汛站" in west["content"] and "东岭仓库" not in west["content"]
+    assert "追问（省略）" in west["thinking"] and "读作“西岭街道有几艘冲锋舟？存放在哪里？”" in west["thinking"]
+    vests = turn(service, "救生衣呢？", conversation_id=first["conversation_id"])
+    assert "220件" in vests["content"] and "150件" not in vests["content"]  # still 西岭: the chain goes on
+    stored = [m for m in service.history.messages(first["conversation_id"]) if m.role == "user"]
+    assert [m.content for m in stored] == ["东岭街道有几艘冲锋舟？存放在哪里？", "西岭街道呢？", "救生衣呢？"]
+    assert stored[2].extra["standalone"] == "西岭街道有几艘救生衣？存放在哪里？"
+
+
+def test_a_follow_up_without_a_subject_and_one_by_pronoun(service):
+    first = turn(service, "东岭中学体育馆可以安置多少人？")
+    who = turn(service, "它的负责人是谁？", conversation_id=first["conversation_id"])
+    assert "方志远" in who["content"] and "追问（指代）" in who["thinking"]
+    pumps = turn(service, "西岭街道有几台移动排水泵？")
+    where = turn(service, "存放在哪里？", conversation_id=pumps["conversation_id"])
+    assert "西岭防汛站" in where["content"] and "追问（缺主语）" in where["thinking"]
+
+
+def test_a_follow_up_the_corpus_cannot_answer_declines(service):
+    first = turn(service, "东岭街道有几艘冲锋舟？存放在哪里？")
+    t = turn(service, "无人机呢？", conversation_id=first["conversation_id"])
+    assert NO_ANSWER in t["content"] and t["docs"] == [] and "冲锋舟" not in t["content"].split("\n")[-1]
