@@ -48,8 +48,8 @@ def render_closest(sources: Sequence[Mapping], question: str = "", limit: int = 
     """HTML: the note that nothing answered, then the closest passages, each with the question's words it holds."""
     closest = closest_sources(sources, question, limit)
     if not closest:
-        return ('<div class="annex-cites"><div class="decline-note">知识库中没有找到这个问题的答案，也没有检索到'
-                '与问题用词相近的原文。</div></div>')
+        return (f'<div class="annex-cites"><div class="decline-note">知识库中没有找到这个问题的答案，也没有检索到'
+                f'与问题用词相近的原文（共检索到 {len(sources)} 段，都不含问题中的词语）。</div></div>')
     head = (f'<div class="decline-note">知识库中没有找到这个问题的答案。下面是检索到的与问题用词最接近的 '
             f'{len(closest)} 段原文（共检索到 {len(sources)} 段），它们不回答这个问题，仅供参考：</div>')
     items = []
