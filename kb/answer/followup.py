@@ -35,6 +35,8 @@ FRAME_NOUNS = frozenset("时候 时间 地点 地方 位置 方位 方式 方法
 # Parts of speech of a subject's words; jieba tags some nouns as idioms (冲锋舟 i, 呼吸器 l) and suffixes k (正压式).
 _RUN_FLAGS = ("n", "vn", "i", "l", "j", "eng", "b", "s", "k")
 _WORD_CHAR = re.compile(r"\w")
+_LINKS = frozenset("的 之 和 与 及 及其 或 、".split())  # inside one noun phrase: 铅及其化合物的废弃物, 金刚石和石墨
+_COORDINATORS = frozenset("和 与 及 或 、 以及".split())
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,8 @@ class _Word:
 def read_question(question: str, earlier: Sequence[str], titles: Collection[str]) -> Reading:
     """The question read after the earlier questions of its conversation (oldest first, each as it stood alone).
 
-    `titles` are the knowledge base's document titles: a word of one names a document.
+    `titles` are the knowledge base's document names (title, and cover lines such as the issuer): a word of one
+    names a document.
     """
     if not earlier or not earlier[-1].strip():
         return Reading(question, question)
@@ -78,7 +81,7 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     if refer is not None and not any(w.start < words[refer].start for w in own):
         return Reading(question, _resolve_reference(question, words, refer, before, naming), before, ANAPHORA)
     if not own:
-        subject = "".join(run for run, _ in _runs(before, naming))
+        subject = _asked_about(before, naming)
         if subject:
             return Reading(question, subject + question.strip(), before, NO_SUBJECT)
     return Reading(question, question)
@@ -129,15 +132,22 @@ def _substitute(what: str, before: str, naming: _Titles) -> str:
 
 
 def _parallel(mine: list[_Word], words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
-    """Where the earlier question holds a phrase of the same head as `mine`: as many words ending in the same word
-    (蓝色预警 for 黄色预警), else a phrase up to the same last character (现场处置组 of 现场处置组组长 for 警戒疏散组,
-    however jieba cut it)."""
+    """Where the earlier question holds a phrase of the same head as `mine`: a word that `mine` ends with
+    (人民法院 of 最高人民法院), as many words ending in the same word (蓝色预警 for 黄色预警; with the modifier before 的
+    when `mine` has one: 1000元以下的部分 for 1000001元以上的部分), else a phrase up to the same last character
+    (现场处置组 of 现场处置组组长 for 警戒疏散组, however jieba cut it)."""
     if not mine:
         return None
     head = mine[-1].text
+    whole = "".join(w.text for w in mine)
+    for w in reversed(words if len(mine) == 1 else []):  # one word holding an earlier one: a narrower name
+        if len(w.text) > 1 and w.text != whole and whole.endswith(w.text) and _is_content(w):
+            return w.start, w.end
     for phrase in reversed(_phrases(words, naming)):
         for j in range(len(phrase) - 1, -1, -1):
             if phrase[j].text == head:
+                if any(w.text == "的" for w in mine):
+                    return _modified(words, phrase[j]), phrase[j].end
                 return phrase[max(0, j - len(mine) + 1)].start, phrase[j].end
     for phrase in _phrases(words, naming):
         first = phrase[0].start
@@ -148,14 +158,34 @@ def _parallel(mine: list[_Word], words: list[_Word], naming: _Titles) -> tuple[i
     return None
 
 
+def _modified(words: list[_Word], head: _Word) -> int:
+    """Where the modifier of `head` before its 的 begins (1000元以下的部分: at 1000), back to a verb, preposition,
+    punctuation or question word."""
+    i = next(k for k, w in enumerate(words) if w.start == head.start)
+    if i < 2 or words[i - 1].text != "的":
+        return head.start
+    k = i - 2
+    while k > 0 and _WORD_CHAR.search(words[k - 1].text) and words[k - 1].flag[0] not in "pvcr" \
+            and not QUESTION_WORD.search(words[k - 1].text):
+        k -= 1
+    return words[k].start
+
+
 def _last_thing(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
     """What the earlier question asked about: its last phrase that owns something (事故池 of 事故池的有效容积: what
-    follows 的 is the attribute asked for), else its last phrase."""
+    follows 的 is the attribute asked for), else its last phrase; with the phrases coordinated with it (金刚石和石墨)."""
     phrases = _phrases(words, naming)
     follows = {w.start: w.text for w in words}
     owners = [p for p in phrases if follows.get(p[-1].end) == "的"]
     last = (owners or phrases or [None])[-1]
-    return (last[0].start, last[-1].end) if last else None
+    if last is None:
+        return None
+    start = last[0].start
+    for p in reversed(phrases):  # A和B: the coordinated phrases before it, joined by 和/与/及/、
+        if p[-1].end < start and follows.get(p[-1].end) in _COORDINATORS \
+                and p[-1].end + len(follows[p[-1].end]) == start:
+            start = p[0].start
+    return start, last[-1].end
 
 
 def _phrases(words: list[_Word], naming: _Titles) -> list[list[_Word]]:
@@ -211,27 +241,54 @@ def _title_span(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
 
 def _resolve_reference(question: str, words: list[_Word], at: int, before: str, naming: _Titles) -> str:
     """The question with its referring word replaced by what it refers to in the earlier question: 该村 → the village
-    named there (the same head), 该预案 → the document named there, 它 → everything the earlier question was about."""
+    named there (the same head), 该预案 → the document named there, 这个仓库 → that document's 仓库, 它 → the earlier
+    question's subject (its first noun phrase, 的 and all)."""
     word = words[at]
     prefix = next(d for d in DEMONSTRATIVES if word.text.startswith(d))
     rest = word.text[len(prefix):].lstrip("个些种类项位")  # 该村 → 村; 这些 → ""; 此类 → ""
     end = word.end
     noun = rest
-    if not noun and at + 1 < len(words) and _is_subject(words[at + 1]):
-        noun, end = words[at + 1].text, words[at + 1].end
+    if not noun and at + 1 < len(words) and not _is_function(words[at + 1], word):
+        noun, end = words[at + 1].text, words[at + 1].end  # jieba tags some nouns otherwise (清单 a)
     earlier = _words(before)
     runs = _runs(before, naming)
     title = _title_span(earlier, naming)
     title_text = before[title[0]:title[1]] if title else ""
     if noun and naming.holds(noun):  # 该预案: the document the earlier question named
-        what, end = title_text or "".join(r for r, _ in runs), word.end
+        what, end = title_text or _topic(before, earlier), word.end
     elif noun and (same := [r for r, _ in runs if r[-1] == noun[-1]]):  # 该村: the village named there
         what = same[-1] if not title_text or title_text in same[-1] else title_text + same[-1]
     elif noun:
         what, end = title_text, word.end  # 这个仓库: the earlier question's document's 仓库
     else:
-        what = "".join(r for r, _ in runs)
+        what = _topic(before, earlier)
     return question[: word.start] + what + question[end:]
+
+
+def _asked_about(before: str, naming: _Titles) -> str:
+    """The document and the thing the earlier question asked about (西岭街道 … 冲锋舟 of 西岭街道有几艘冲锋舟？): what
+    a question with no subject of its own continues."""
+    words = _words(before)
+    title, thing = _title_span(words, naming), _last_thing(words, naming)
+    if title and thing and title[1] == thing[0]:
+        return before[title[0]:thing[1]]
+    return "".join(before[span[0]:span[1]] for span in (title, thing) if span)
+
+
+def _topic(text: str, words: list[_Word]) -> str:
+    """The earlier question's subject: its first noun phrase with what modifies it (铅及其化合物的废弃物 of
+    铅及其化合物的废弃物属于…哪个附件？), up to its predicate."""
+    start = next((i for i, w in enumerate(words) if _is_content(w)), None)
+    if start is None:
+        return ""
+    end = start
+    for i in range(start, len(words)):
+        w = words[i]
+        if _is_content(w) or w.flag == "k":
+            end = i
+        elif w.text not in _LINKS:
+            break
+    return text[words[start].start:words[end].end]
 
 
 def _runs(text: str, naming: _Titles) -> list[tuple[str, bool]]:

@@ -253,7 +253,8 @@ class Pipeline:
         snapshot = self.read.current()
         conversation_id = request.conversation_id or self.history.create_conversation(request.query, request.owner).id
         earlier = self.history.recent_questions(conversation_id, request.history_turns)
-        titles = [d.title for d in snapshot.documents.values()] if earlier else []
+        # a document is named by its title or its cover (紫楹台 names 西安新兴紫楹台酒店有限公司's 生产安全事故应急预案)
+        titles = [f"{d.title} {snapshot.view.cover(d.id)}" for d in snapshot.documents.values()] if earlier else []
         reading = read_question(request.query, earlier, titles)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})
