@@ -17,7 +17,7 @@ from graph.resolve import AttachmentCatalog
 from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Chunk
 from graph.prefetch import attachment_text
-from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_LABEL
+from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_MODE
 from kb.turn import Source
 
 EMPTY, OMITTED, DANGLING, ABSENT = "empty", "omitted", "dangling", "absent"
@@ -94,7 +94,7 @@ def gap_answer(gaps: Sequence[Gap]) -> str:
         known = GAP_KNOWN.format(labels="、".join(g.known)) if g.known else GAP_NONE_KNOWN
         lines.append("- " + GAP_ANSWERS[g.state].format(doc=g.doc_title, label=g.label, title=title, known=known))
     named = [f"- {g.label}-{g.title}" if g.title else f"- {g.label}" for g in gaps if g.state in (EMPTY, OMITTED)]
-    return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n" + ("\n".join(named) or "- 无") + "\n"
+    return f"{OFFLINE_MODE}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n" + ("\n".join(named) or "- 无") + "\n"
 
 
 def question_documents(question: str, sources: Sequence[Source], documents: dict[str, DocumentSummary]) -> list[str]:

@@ -194,6 +194,18 @@ class History:
             db.executemany("DELETE FROM conversations WHERE id = ?", [(c,) for c in doomed])
         return len(doomed)
 
+    def recent_questions(self, conversation_id: str, n: int) -> list[str]:
+        """The last n questions of a conversation, oldest first, each as it was read alone (a follow-up resolved:
+        西岭街道呢？ stored as 西岭街道有几艘冲锋舟？), so that the next follow-up continues what was really asked."""
+        if n <= 0:
+            return []
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT content, extra FROM messages WHERE conversation_id = ? AND role = 'user' ORDER BY seq DESC LIMIT ?",
+                (conversation_id, n),
+            ).fetchall()
+        return [(json.loads(extra) if extra else {}).get("standalone") or content for content, extra in reversed(rows)]
+
     def close(self) -> None:
         self._db.close()
 

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 
 from kb.labels import LABEL, make_label
 from kb.answer.units import read_units
-from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
+from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, person_names, single_runs,
@@ -74,7 +74,7 @@ class ExtractiveAnswerer:
         """
         chosen = self.select_parts(question, sources, context, covers)
         if not chosen:
-            return f"{OFFLINE_LABEL}\n\n{NO_ANSWER}"
+            return OFFLINE_NO_ANSWER
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
         attachments = _attachments_used(chosen, sources)
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"

@@ -122,3 +122,33 @@ def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChun
             hits[c.chunk_id] = replace(known, score=max(known.score, relative), bm25_score=s)
     order = sorted(hits, key=lambda cid: (-rrf[cid], cid))
     return [replace(hits[cid], score=round(min(1.0, hits[cid].score), 6)) for cid in order]
+
+
+OWN_WORDS_WEIGHT = 0.5  # a follow-up's own words rank below its reading: 西岭街道呢？ alone matches any 西岭 chunk
+
+
+def fuse_readings(resolved: list[Hit], own: list[Hit], top_k: int) -> list[Hit]:
+    """Reciprocal rank fusion of two hit lists (the follow-up read in full, its own words), top_k hits; a hit keeps
+    the context-expansion neighbours that follow it."""
+    groups: dict[str, list[Hit]] = {}
+    rank: dict[str, float] = {}
+    for weight, hits in ((1.0, resolved), (OWN_WORDS_WEIGHT, own)):
+        place, last = 0, ""
+        for h in hits:
+            if h.expanded:
+                if last in groups and h.chunk_id not in {x.chunk_id for x in groups[last]}:
+                    groups[last].append(h)
+                continue
+            last = h.chunk_id
+            place += 1
+            rank[h.chunk_id] = rank.get(h.chunk_id, 0.0) + weight / (RRF_K + place)
+            groups.setdefault(h.chunk_id, [h])
+    order = sorted(rank, key=lambda cid: -rank[cid])[:top_k]
+    seen: set[str] = set()
+    out = []
+    for cid in order:
+        for h in groups[cid]:
+            if h.chunk_id not in seen:
+                seen.add(h.chunk_id)
+                out.append(h)
+    return out
