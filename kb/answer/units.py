@@ -7,15 +7,17 @@ from typing import NamedTuple
 
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
-from kb.text import INTRODUCES, ListReader
+from kb.text import ENUMERATED, INTRODUCES, ListReader
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _RULE = re.compile(r":?-{2,}:?|")
 MAX_PLAIN_COLUMNS = 6
+MIN_INLINE_ITEMS = 2  # 1）…；2）… after a colon: a list; a single 1） is a number in a sentence
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
 _DIGIT = re.compile(r"[0-9０-９]")
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
+_INLINE_LEAD = re.compile(r"^(?P<lead>.*?[：:])\s*(?P<first>\S.*)$")
 
 
 class Unit(NamedTuple):
@@ -79,8 +81,29 @@ def _read_units(text: str) -> list[Unit]:
         plain = fields if _is_plain_header(fields, stripped) else None
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
+        inline = _inline_items(sentences)
+        if inline:
+            units.extend(inline)
+            continue
         units.extend(Unit(sentence, "" if item else None, lead) for sentence in sentences)
     return units
+
+
+def _inline_items(sentences: list[str]) -> list[Unit]:
+    """A list written inside one paragraph (本指南不适用于下列情况的环境风险评估：1）…；2）…；9）港口、码头。): the
+    lead-in as a sentence, each item a list line under it, as if each stood on a line of its own; [] for none."""
+    for i, sentence in enumerate(sentences):
+        split = _INLINE_LEAD.match(sentence.strip())
+        if not split or not ENUMERATED.match(split.group("first")):
+            continue
+        rest = [split.group("first"), *(s.strip() for s in sentences[i + 1:])]
+        count = next((k for k, s in enumerate(rest) if not ENUMERATED.match(s)), len(rest))
+        if count < MIN_INLINE_ITEMS:
+            continue
+        lead = split.group("lead")
+        return [*(Unit(s, None) for s in sentences[:i]), Unit(lead, None),
+                *(Unit(s, "", lead) for s in rest[:count]), *(Unit(s, None) for s in rest[count:])]
+    return []
 
 
 def _is_plain_header(fields: list[str], line: str) -> bool:
