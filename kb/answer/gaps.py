@@ -123,7 +123,7 @@ def _named_by(question: str, title: str) -> int:
     short = title.removeprefix(_STATE_PREFIX)
     if short != title and len(short) >= 2 and short in question:
         return len(title)
-    return len(_common(question, title))
+    return len(shared_run(question, title))
 
 
 def _names(question: str, attachment: AttachmentInfo, chunks: Sequence[Chunk]) -> bool:
@@ -162,7 +162,7 @@ def _omitted(text: str, title: str) -> bool:
     return bool(_OMITTED_MARK.search(text)) and len(_norm(body)) <= len(_norm(title)) + 12
 
 
-def _common(a: str, b: str) -> str:
+def shared_run(a: str, b: str) -> str:
     """The longest run of characters a and b share."""
     best = ""
     for i in range(len(b)):

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from kb.labels import LABEL, make_label
-from kb.answer.units import read_units
+from kb.answer.gaps import shared_run
+from kb.answer.units import is_heading, read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
@@ -37,7 +38,11 @@ LIST_FLOOR = 0.6
 # that attachment's list: 2 of 3 (禁止倾倒的物质 in 禁止倾倒的废弃物有哪些) is the least on the dev set's 3 such questions
 # that otherwise quoted a body sentence or declined.
 TITLE_MATCH = 2 / 3
-MIN_TITLE_WORDS = 2  # a list question keeps items of the best source that reach this share of the best coverage
+MIN_TITLE_WORDS = 2
+# A heading whose name the question writes out in a run of this many characters (应急状态启动令, 7) names it: its
+# entries answer though they never use the question's own word for them (哪些栏目). gaps.py's MIN_NAME_CHARS (4)
+# also matched 应急状态 of the 解除令 beside it.
+NAMED_RUN = 6  # a list question keeps items of the best source that reach this share of the best coverage
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
@@ -66,6 +71,7 @@ class _Candidate:
     item: bool = False  # a list line or a table row rather than a sentence
     focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
     lead: str = ""  # the sentence that introduced its list (如下五种：), quoted before it
+    heading: str = ""  # the heading that owns it (预案衔接), quoted before it when it has no lead
 
 
 class ExtractiveAnswerer:
@@ -130,7 +136,7 @@ class ExtractiveAnswerer:
         codes = {t for t in weights if CODE.fullmatch(t)}
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
-        units = [(s, i, u.text, u.header, u.lead) for s in sources
+        units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
@@ -142,11 +148,11 @@ class ExtractiveAnswerer:
         runs = single_runs(question)
         token_sets = [_words(LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
                       | frozenset(ch for run in runs if run in _fold(text) for ch in run if ch in weights)
-                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _, _ in units]
+                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, *_ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - _words(header) if header else tokens
-                        for (_, _, _, header, _), tokens in zip(units, token_sets)]
+                        for (_, _, _, header, *_), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
             about[s.n] |= {t for t in weights if len(t) > 1 and _abbreviates(t, s.doc_title)}
@@ -158,7 +164,7 @@ class ExtractiveAnswerer:
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
         held: dict[str, set[str]] = {}
-        for (source, _, _, _, _), tokens in zip(units, token_sets):
+        for (source, *_), tokens in zip(units, token_sets):
             held.setdefault(source.doc_id, set()).update(tokens)
         for s in sources:  # what a document is about is its words too: 风险评估 in its 附件2：风险评估结果
             held.setdefault(s.doc_id, set()).update(about[s.n])
@@ -166,15 +172,15 @@ class ExtractiveAnswerer:
         named = _title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
         misnamed = _misnamed(question, sources, present)
-        candidates = []
-        for (source, position, text, header, lead), tokens in zip(units, token_sets):
+        candidates, headings = [], []
+        for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
             if not tokens:
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
             own_words = tokens
-            if lead:  # an enumerated line reads with its list's lead-in: 甲、长288公分 under 国旗之通用尺度定为如下五种：
-                tokens = tokens | _words(lead)
+            if lead or heading:  # an enumerated line reads with its list's lead-in (甲、长288公分 under 国旗之通用尺度
+                tokens = tokens | _words(lead or heading)  # 定为如下五种：), an entry with its heading (预案衔接)
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
@@ -194,18 +200,23 @@ class ExtractiveAnswerer:
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
-            if needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed):
-                continue  # it speaks of something other than what the question asks for
+            unspoken = needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed)
             if any(t in own_words for t in weights):
-                candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
-                                             lead))
+                # one that speaks of something other than what the question asks for is kept aside: only a heading
+                # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
+                (headings if unspoken else candidates).append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
+                                             lead, heading))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
         if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
             titled = _titled(weights, sources, ruled_out | misnamed)
             if titled is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
                 return _items_of(titled)
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
-            return []
+            named_heading = _named_heading(question, headings) if wants.list else None
+            return _owned(named_heading, weights, itself=True) if named_heading else []
+        owned = _owned(candidates[0], weights)
+        if owned:
+            return owned
         if wants.list and candidates[0].item:
             return _with_leads(_list_items(candidates))
         if wants.list and INTRODUCES.search(candidates[0].text):
@@ -310,15 +321,46 @@ def _introduced(intro: _Candidate) -> list[_Candidate]:
 
 
 def _with_leads(chosen: Sequence[_Candidate]) -> list[_Candidate]:
-    """The chosen units, each enumerated line after its list's lead-in (once): 甲、长288公分 means nothing alone."""
+    """The chosen units, each enumerated line after its list's lead-in and each entry after its heading (once):
+    甲、长288公分 means nothing alone."""
     quoted = {c.text.strip() for c in chosen}
     out: list[_Candidate] = []
     for c in chosen:
-        if c.lead and c.lead not in quoted:
-            quoted.add(c.lead)
-            out.append(replace(c, text=c.lead, item=False, lead=""))
+        above = c.lead or c.heading
+        if above and above not in quoted:
+            quoted.add(above)
+            out.append(replace(c, text=above, item=False, lead="", heading=""))
         out.append(c)
     return out
+
+
+def _named_heading(question: str, units: Sequence[_Candidate]) -> _Candidate | None:
+    """The heading the question writes out (应急状态启动令 of 表2 …应急状态启动令): the one sharing the longest run of
+    characters with it, at least NAMED_RUN."""
+    best, run = None, NAMED_RUN - 1
+    for c in units:
+        shared = len(shared_run(_fold(question), _fold(c.text)))
+        if shared > run and is_heading(c.text.strip()):
+            best, run = c, shared
+    return best
+
+
+def _owned(best: _Candidate, weights: Mapping[str, float], itself: bool = False) -> list[_Candidate]:
+    """A heading and the entries it owns, when the best unit is that heading ((一)能源矿产 … 包括哪些) or an entry that
+    answers by its heading's words (预案衔接 for 与哪个上级政府预案相衔接): what the heading heads is the answer.
+    `itself`: only the heading itself counts."""
+    units = read_units(best.source.text, best.source.preamble)
+    if any(u.heading == best.text for u in units[best.position + 1:]):
+        heading = best.text
+    elif best.heading and not itself and (_words(best.heading) & weights.keys()) - _words(best.text):
+        heading = best.heading
+    else:
+        return []
+    at = next((i for i, u in enumerate(units) if u.text == heading and not u.heading), None)
+    entries = [_Candidate(best.source, u.text, best.coverage, i, True, best.focused)
+               for i, u in enumerate(units) if u.heading == heading][:MAX_LIST_ITEMS]
+    head = [_Candidate(best.source, heading, best.coverage, at if at is not None else best.position)]
+    return head + entries if entries else []
 
 
 def _led(best: _Candidate) -> list[_Candidate]:

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
-from kb.text import ENUMERATED, INTRODUCES, ListReader
+from kb.text import ENUMERATED, INTRODUCES, ListReader, enumeration_style
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _RULE = re.compile(r":?-{2,}:?|")
@@ -15,8 +15,15 @@ MAX_PLAIN_COLUMNS = 6
 MIN_INLINE_ITEMS = 2  # 1）…；2）… after a colon: a list; a single 1） is a number in a sentence
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"[0-9０-９]")
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
+# A heading: a short line with no punctuation (预案衔接, 第二类, 西岭街道, （三）危险废物 — its mark aside), or a
+# table's caption (表2 …应急状态启动令). It owns the lines below it until the next heading: the dev set's headings
+# are 2–6 characters, its shortest entry lines 11.
+HEADING_CHARS = 10
+_HEADING_PUNCT = re.compile(r"[。！？；!?;，,：:、|（）()《》“”\"]")
+_CAPTION = re.compile(r"^[表图]\s*[0-9０-９一二三四五六七八九十]+(?:[-－.．][0-9０-９]+)?\s+\S")
 _INLINE_LEAD = re.compile(r"^(?P<lead>.*?[：:])\s*(?P<first>\S.*)$")
 
 
@@ -26,6 +33,7 @@ class Unit(NamedTuple):
     text: str
     header: str | None  # a table row's header row; "" for a list line; None for a sentence
     lead: str = ""  # an enumerated line's lead-in, the sentence that opens its list (通用尺度定为如下五种：)
+    heading: str = ""  # the heading line above it that owns it (预案衔接, （一）能源矿产, 表2 …应急状态启动令)
 
 
 @lru_cache(maxsize=4096)
@@ -49,6 +57,7 @@ def _read_units(text: str) -> list[Unit]:
     header: list[str] | None = None
     plain: list[str] | None = None
     lists = ListReader()
+    heading = ""
     for line in text.split("\n"):
         stripped = line.strip()
         if not stripped:
@@ -56,8 +65,16 @@ def _read_units(text: str) -> list[Unit]:
             continue  # a blank line between a list's items (Markdown) does not end the list
         if is_toc_line(line) or is_header_line(stripped):
             header = None
+            heading = ""
             lists.end()
             continue
+        if is_heading(stripped) and not (lists.lead and enumeration_style(stripped)):
+            header, plain = None, None
+            lists.end()
+            units.append(Unit(stripped, ""))  # a heading is no entry of the one above: 第二类 after 第一类's items
+            heading = stripped
+            continue
+        start = len(units)
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
         if CELL_SEPARATOR in stripped:
@@ -69,12 +86,12 @@ def _read_units(text: str) -> list[Unit]:
                 continue
             if len(cells) == len(header):
                 units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v),
-                                  " ".join(header)))
+                                  " ".join(header), "", heading))
                 continue
         header = None
         fields = stripped.split()
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
-            units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
+            units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain), "", heading))
             continue
         # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
         # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
@@ -82,11 +99,19 @@ def _read_units(text: str) -> list[Unit]:
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
         inline = _inline_items(sentences)
-        if inline:
-            units.extend(inline)
-            continue
-        units.extend(Unit(sentence, "" if item else None, lead) for sentence in sentences)
+        units.extend(inline or (Unit(sentence, "" if item else None, lead) for sentence in sentences))
+        if heading:
+            units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
+
+
+def is_heading(line: str) -> bool:
+    """A line that heads what follows it (预案衔接, （一）能源矿产, 表2 …启动令), not an entry of its own."""
+    if _CAPTION.match(line):
+        return not _HEADING_PUNCT.search(line)
+    name = ENUMERATED.sub("", line, count=1).strip()
+    return (0 < len(name) <= HEADING_CHARS and not _HEADING_PUNCT.search(name) and bool(_CJK.search(name))
+            and not _DIGIT.search(name) and not any(ch.isspace() for ch in name))
 
 
 def _inline_items(sentences: list[str]) -> list[Unit]:
