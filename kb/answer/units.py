@@ -58,8 +58,16 @@ def _read_units(text: str) -> list[Unit]:
     plain: list[str] | None = None
     lists = ListReader()
     heading = ""
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    shown = [line.strip() for line in lines if line.strip()]
+    # a heading stands alone: short lines of one kind in a row (一层平面图 / 二层平面图) are a list's entries
+    alone = {i for i, line in enumerate(shown) if is_heading(line)
+             and not any(0 <= j < len(shown) and is_heading(shown[j]) and not _CAPTION.match(shown[j])
+                         and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
+    at = -1
+    for line in lines:
         stripped = line.strip()
+        at += bool(stripped)
         if not stripped:
             header = None
             continue  # a blank line between a list's items (Markdown) does not end the list
@@ -68,7 +76,7 @@ def _read_units(text: str) -> list[Unit]:
             heading = ""
             lists.end()
             continue
-        if is_heading(stripped) and not (lists.lead and enumeration_style(stripped)):
+        if at in alone and not (lists.lead and enumeration_style(stripped)):
             header, plain = None, None
             lists.end()
             units.append(Unit(stripped, ""))  # a heading is no entry of the one above: 第二类 after 第一类's items

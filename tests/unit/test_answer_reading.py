@@ -1,0 +1,103 @@
+"""The offline answerer reads structure as a careful reader does: a list inside a paragraph, a heading that owns the
+lines below it, an attachment the question names by its title, and the plan the question names by its cover."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.answer.offline import ExtractiveAnswerer
+from kb.answer.units import read_units
+from kb.turn import Source
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
+
+
+def source(n: int, text: str, label: str = "", title: str = "", doc_id: str = "d1", doc_title: str = "风险评估指南",
+           prefetched: bool = False) -> Source:
+    return Source(n, doc_id, doc_title, "lib", label, title, text, ((0, len(text)),), (f"c{n}",), 1.0,
+                  prefetched=prefetched)
+
+
+def quoted(question: str, sources: list[Source], covers: dict | None = None) -> list[str]:
+    return [c.text for c in ExtractiveAnswerer().select_parts(question, sources, "", covers)]
+
+
+def test_a_list_written_inside_a_paragraph_is_quoted_item_by_item_after_its_lead_in():
+    text = ("本指南适用于企业的环境风险评估。本指南不适用于下列情况的环境风险评估：1）涉及核设施的单位；"
+            "2）从事危险化学品运输的车辆或单位；3）尾矿库；4）加油站、加气站；5）港口、码头。")
+    answer = quoted("本指南不适用于哪些单位？", [source(1, text)])
+    # every item of the lead-in answers, those that never say 单位 too (尾矿库, 加油站)
+    assert answer[0] == "本指南不适用于下列情况的环境风险评估：", answer
+    assert "4）加油站、加气站；" in answer and "3）尾矿库；" in answer, answer
+
+
+def test_an_entry_is_read_under_the_heading_that_owns_it():
+    text = "\n".join(["预案体系", "本单位应急预案体系包括综合预案、专项预案和现场处置方案。", "预案衔接",
+                      "《甲市乙区生产安全事故应急预案》", "《丙丁酒店有限公司生产安全事故应急预案》"])
+    answer = quoted("丙丁酒店的应急预案与哪个上级政府预案相衔接？",
+                    [source(1, text, "附件3", "预案体系", doc_title="丙丁酒店生产安全事故应急预案")])
+    assert answer[:2] == ["预案衔接", "《甲市乙区生产安全事故应急预案》"], answer
+
+
+def test_a_category_heading_answers_with_the_paragraph_below_it():
+    text = "\n".join(["矿产资源分类细目", "(一)能源矿产", "", "煤、煤成气、石煤、石油、天然气。", "", "(二)金属矿产",
+                      "", "铁、锰、铬、钒、钛。"])
+    answer = quoted("能源矿产包括哪些？", [source(1, text, "附件", "矿产资源分类细目", doc_title="矿产资源法实施细则")])
+    assert answer == ["(一)能源矿产", "煤、煤成气、石煤、石油、天然气。"], answer
+
+
+def test_a_form_the_question_names_by_its_caption_answers_with_its_fields():
+    text = "\n".join(["表1  某酒店有限公司生产安全事故报告单", "| 报告单位 |  | 报告编号 |  |",
+                      "表2  某酒店有限公司应急状态启动令", "| 发布人 |  | 发布时间 | 年月日时分 |",
+                      "| 传令人 |  | 传令时间 | 年月日时分 |", "| 受令部门： 受令人： 时间： |"])
+    answer = quoted("酒店的应急状态启动令需要填写哪些栏目？",
+                    [source(1, text, "附件6", "格式化文本", doc_title="某酒店生产安全事故应急预案")])
+    # none of the fields is called 栏目: the caption the question writes out owns them
+    assert answer and answer[0].endswith("应急状态启动令"), answer
+    assert any("传令人" in line for line in answer) and any("受令部门" in line for line in answer), answer
+    assert not any("报告单位" in line for line in answer), answer
+
+
+def test_a_list_question_that_names_an_attachment_by_its_title_quotes_its_list_not_the_citing_article():
+    body = "第十一条 废弃物根据其毒性、有害物质含量和对海洋环境的影响等因素，分为三类。其中第一类禁止倾倒。"
+    annex = "\n".join(["附件1", "禁止倾倒的物质", "一、强放射性废弃物及其他强放射性物质。",
+                       "二、原油及其废弃物、石油炼制品、残油。", "三、渔网、绳索、塑料制品。"])
+    sources = [source(1, body, doc_title="海洋倾废管理条例"),
+               source(2, annex, "附件1", "禁止倾倒的物质", doc_title="海洋倾废管理条例", prefetched=True)]
+    answer = quoted("海洋倾废管理条例第十一条规定禁止倾倒的废弃物具体有哪些？", sources)
+    assert "二、原油及其废弃物、石油炼制品、残油。" in answer and body not in answer, answer
+
+
+def test_the_plan_a_question_names_by_its_cover_rules_out_its_template_twin():
+    # both plans are titled alike; only their cover lines name the hotel
+    rows = "| 序号 | 事故类型 | 风险等级 |\n| 1 | 火灾 | 较大风险 |\n| 2 | 触电 | 一般风险 |"
+    twin = "| 序号 | 事故类型 | 风险等级 |\n| 1 | 爆炸 | 较大风险 |\n| 2 | 淹溺 | 低风险 |"
+    sources = [source(1, twin, "附件2", "风险评估结果", "a", "甲酒店生产安全事故应急预案"),
+               source(2, rows, "附件2", "风险评估结果", "b", "生产安全事故应急预案")]
+    covers = {"a": "应急预案编号：01 甲酒店有限公司 甲酒店生产安全事故应急预案",
+              "b": "应急预案编号：02 乙紫楹酒店有限公司 生产安全事故应急预案"}
+    answer = quoted("乙紫楹酒店风险评估中被评为“较大风险”的事故类型有哪些？", sources, covers)
+    assert any("火灾" in line for line in answer) and not any("爆炸" in line for line in answer), answer
+
+
+def test_a_name_the_question_gives_keeps_the_titles_word_order():
+    # 预案…应急物资 is the plan and then its supplies, not a plan called 预案中提到的应急… that the library lacks
+    rows = "| 序号 | 应急物资 | 数量 |\n| 1 | 消火栓 | 118 |\n| 2 | 灭火器 | 360 |"
+    sources = [source(1, rows, "附件4", "应急物资清单", "b", "生产安全事故应急预案")]
+    covers = {"b": "丙丁酒店有限公司 生产安全事故应急预案"}
+    answer = quoted("丙丁酒店预案中提到的应急物资配备明细，具体列了哪些物资？", sources, covers)
+    assert any("灭火器" in line for line in answer), answer
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is absent (real documents for development)")
+def test_real_plan_headings_own_their_entries_and_a_guides_inline_list_reads_as_items():
+    plan = (CORPUS / "zh_plan_ziyingtai_hotel_2024.txt").read_text(encoding="utf-8")
+    section = plan[plan.rindex("附件3：预案体系与衔接"):plan.rindex("附件4：应急物资清单")]
+    units = read_units(section)
+    entry = next(u for u in units if u.text == "《西安市灞桥区生产安全事故应急预案》")
+    assert entry.heading == "预案衔接"
+    guide = (CORPUS / "zh_guide_qiye_tufa_huanjing_fengxian_pinggu_2014.md").read_text(encoding="utf-8")
+    paragraph = next(line for line in guide.split("\n") if "本指南不适用于下列情况" in line)
+    items = [u for u in read_units(paragraph) if u.lead == "本指南不适用于下列情况的环境风险评估："]
+    assert [u.text for u in items][-2:] == ["8）加油站、加气站；", "9）港口、码头。"]
