@@ -179,11 +179,14 @@ class ExtractiveAnswerer:
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
             own_words = tokens
-            if lead or heading:  # an enumerated line reads with its list's lead-in (甲、长288公分 under 国旗之通用尺度
-                tokens = tokens | _words(lead or heading)  # 定为如下五种：), an entry with its heading (预案衔接)
+            if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
+                tokens = tokens | _words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
+                # heading (《…区应急预案》 under 预案衔接); a sentence is only about its heading (below)
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
-            implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
+            # an entry reads with its heading (预案衔接) as with its document's title: what it is about
+            around = about[source.n] | _words(heading) if heading and not lead else about[source.n]
+            implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             folded, around = _fold(text), about_chars[source.n]
             near = sum(weights[t] * idf[t] * _char_share(t, folded, around) for t in words
                        if t not in tokens and t not in about[source.n]) / total
@@ -214,7 +217,7 @@ class ExtractiveAnswerer:
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             named_heading = _named_heading(question, headings) if wants.list else None
             return _owned(named_heading, weights, itself=True) if named_heading else []
-        owned = _owned(candidates[0], weights)
+        owned = [] if wants.quantity and not wants.list else _owned(candidates[0], weights)  # a heading gives no number
         if owned:
             return owned
         if wants.list and candidates[0].item:

@@ -82,6 +82,8 @@ def _read_units(text: str) -> list[Unit]:
             units.append(Unit(stripped, ""))  # a heading is no entry of the one above: 第二类 after 第一类's items
             heading = stripped
             continue
+        if heading and enumeration_style(stripped) and enumeration_style(stripped) == enumeration_style(heading):
+            heading = ""  # （二）社区（村）防汛工作组 ends （一）街道防汛指挥部's section, heading or not
         start = len(units)
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
