@@ -38,6 +38,8 @@ CODE = re.compile(r"(?=[0-9a-z]*[a-z])(?=[0-9a-z]*[0-9])[0-9a-z]{3,}")  # 0x001a
 # document's name already counts through what its sentences are about, so the frame's words weigh half.
 FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[^，,。；;？?！!]{1,40})[，,]")
 FRAME_WEIGHT = 0.5
+# 在…中的 / 在…里 inside a question says where to look as well (X在某清单中的临界量是多少): the list, not what is asked
+PLACE = re.compile(r"在(?P<frame>[^，,。；;？?！!在]{2,30}?)(?:中|里|之中)的?")
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -80,14 +82,20 @@ def asks(question: str) -> Asks:
 
 def framed(question: str) -> tuple[str, set[str]]:
     """The question with its framing preposition standing apart (jieba would glue it to a name it does not know:
-    按紫楹|台酒店), and the words only its frame holds (依照国旗法，… → 国旗法), which weigh FRAME_WEIGHT."""
+    按紫楹|台酒店), and the words only its frames hold (依照国旗法，… → 国旗法; 二噁英在*风险物质清单*中的临界量 → the
+    list), which weigh FRAME_WEIGHT."""
     frame = FRAME.match(question)
-    if not frame:
+    places = list(PLACE.finditer(question))
+    if not frame and not places:
         return question, set()
-    at = frame.start("frame")
-    spaced = f"{question[:at]} {question[at:]}"
-    rest = set(tokenize(spaced[frame.end() + 1:]))
-    return spaced, {t for t in tokenize(frame.group("frame")) if t not in rest}
+    spaced, framing = question, [m.group("frame") for m in places]
+    if frame:
+        at = frame.start("frame")
+        spaced = f"{question[:at]} {question[at:]}"
+        framing.append(frame.group("frame"))
+    rest = PLACE.sub(" ", spaced[frame.end() + 1:] if frame else spaced)
+    kept = set(tokenize(rest))
+    return spaced, {t for f in framing for t in tokenize(f) if t not in kept}
 
 
 @lru_cache(maxsize=4096)

@@ -101,3 +101,13 @@ def test_real_plan_headings_own_their_entries_and_a_guides_inline_list_reads_as_
     paragraph = next(line for line in guide.split("\n") if "本指南不适用于下列情况" in line)
     items = [u for u in read_units(paragraph) if u.lead == "本指南不适用于下列情况的环境风险评估："]
     assert [u.text for u in items][-2:] == ["8）加油站、加气站；", "9）港口、码头。"]
+
+
+def test_where_the_question_says_to_look_weighs_less_than_what_it_asks_about():
+    # 在…清单中 says where to look; a substance the list does not hold is not answered by a sentence about the list
+    table = "| 序号 | 物质名称 | CAS号 | 临界量（吨） |\n| 1 | 甲醛 | 50-00-0 | 0.5 |\n| 2 | 苯 | 71-43-2 | 10 |"
+    method = "计算涉及突发环境事件风险物质清单中环境风险物质数量与其临界量比值（Q）。"
+    sources = [source(1, table, "附录B", "突发环境事件风险物质及临界量清单"), source(2, method, "附录A", "风险等级划分方法")]
+    assert quoted("二噁英类物质在突发环境事件风险物质及临界量清单中的临界量是多少？", sources) == []
+    answer = quoted("甲醛在突发环境事件风险物质及临界量清单中的临界量是多少？", sources)
+    assert answer and "甲醛" in answer[0] and "0.5" in answer[0], answer
