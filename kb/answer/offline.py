@@ -217,6 +217,9 @@ class ExtractiveAnswerer:
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             named_heading = _named_heading(question, headings) if wants.list else None
             return _owned(named_heading, weights, itself=True) if named_heading else []
+        followed = _followed(candidates, sources)
+        if followed:
+            return followed
         owned = [] if wants.quantity and not wants.list else _owned(candidates[0], weights)  # a heading gives no number
         if owned:
             return owned
@@ -335,6 +338,27 @@ def _with_leads(chosen: Sequence[_Candidate]) -> list[_Candidate]:
             out.append(replace(c, text=above, item=False, lead="", heading=""))
         out.append(c)
     return out
+
+
+def _followed(candidates: Sequence[_Candidate], sources: Sequence[Source]) -> list[_Candidate]:
+    """The best sentence points to an attachment the sources hold (按附件9所列电话联系, 名单见附件1): the answer is that
+    attachment's rows that answer best — all of its list when none stands out — with the pointer as their lead-in."""
+    best = candidates[0]
+    if best.source.label:
+        return []
+    labels = {make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(best.text)}
+    target = next((s for s in sources if s.doc_id == best.source.doc_id and s.label in labels and s.text.strip()), None)
+    if target is None:
+        return []
+    rows = [c for c in candidates if c.source.n == target.n and c.item]
+    if rows:
+        floor = rows[0].coverage * LIST_FLOOR
+        rows = sorted([c for c in rows if c.coverage >= floor][:MAX_LIST_ITEMS], key=lambda c: c.position)
+    else:
+        rows = _items_of(target)
+    if not rows:
+        return []
+    return [replace(best, item=False, lead="", heading=""), *(replace(c, lead="", heading="") for c in rows)]
 
 
 def _named_heading(question: str, units: Sequence[_Candidate]) -> _Candidate | None:

@@ -111,3 +111,17 @@ def test_where_the_question_says_to_look_weighs_less_than_what_it_asks_about():
     assert quoted("二噁英类物质在突发环境事件风险物质及临界量清单中的临界量是多少？", sources) == []
     answer = quoted("甲醛在突发环境事件风险物质及临界量清单中的临界量是多少？", sources)
     assert answer and "甲醛" in answer[0] and "0.5" in answer[0], answer
+
+
+def test_a_sentence_that_points_to_an_attachment_is_answered_by_the_attachments_rows():
+    body = "五、应急保障\n需要区级部门和有关单位支援时，按附件9所列电话联系。\n街道值班室24小时有人值守。"
+    annex = "附件9\n区级部门和有关单位联系电话\n| 单位 | 电话 |\n| 区应急管理局 | 0571-86000001 |\n| 区水利局 | 0571-86000002 |"
+    sources = [source(1, body, doc_title="南溪街道防汛应急预案"),
+               Source(2, "d1", "南溪街道防汛应急预案", "lib", "附件9", "区级部门和有关单位联系电话", annex,
+                      ((0, len(annex)),), ("c2",), 0.0, prefetched=True, via="按附件9")]
+    for question in ("南溪街道需要区级部门和有关单位支援时打哪些电话？", "南溪街道需要区级部门支援时怎么联系？"):
+        answer = quoted(question, sources)
+        assert any("0571-86000001" in line for line in answer) and any("0571-86000002" in line for line in answer), \
+            answer
+        # the pointer is at most the lead-in, never the answer on its own
+        assert answer[0] == "需要区级部门和有关单位支援时，按附件9所列电话联系。" and len(answer) == 3, answer
