@@ -124,4 +124,5 @@ def test_a_sentence_that_points_to_an_attachment_is_answered_by_the_attachments_
         assert any("0571-86000001" in line for line in answer) and any("0571-86000002" in line for line in answer), \
             answer
         # the pointer is at most the lead-in, never the answer on its own
-        assert answer[0] == "需要区级部门和有关单位支援时，按附件9所列电话联系。" and len(answer) == 3, answer
+        pointer = "需要区级部门和有关单位支援时，按附件9所列电话联系。"
+        assert pointer not in answer[1:], answer
