@@ -20,7 +20,7 @@ from kb.answer.units import is_heading, read_units
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import ENUMERATED, INTRODUCES
@@ -97,14 +97,20 @@ class ExtractiveAnswerer:
 
     def select_parts(self, question: str, sources: Sequence[Source], context: str = "",
                      covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
-        """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context."""
+        """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context;
+        or each example the question lists."""
         parts = [p for p in _PARTS.split(question) if tokenize(p)]
-        if len(parts) < 2:
+        # each example the question lists is looked up alone (消防服、消防头盔等…存放在哪里): the others, and the
+        # class they stand for, would favour a sentence that merely names them all
+        # (the retrieval query, the context, holds the question itself)
+        alone = context.replace(question, " ")
+        asked = [(e, alone) for p in parts for e in examples(p)] or [(p, f"{context} {question}") for p in parts]
+        if len(asked) < 2:
             return self.select(question, sources, context, covers)
         out: list[_Candidate] = []
-        for part in parts:
+        for part, around in asked:
             home = {c.source.doc_id for c in out}  # one question is about one place: the first answer's documents
-            for c in self.select(part, sources, f"{context} {question}", covers):
+            for c in self.select(part, sources, around, covers):
                 if (not home or c.source.doc_id in home) and all(c.text.strip() != o.text.strip() for o in out):
                     out.append(c)
         return out

@@ -75,6 +75,30 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
 
 
+# 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn
+_EXAMPLES = re.compile(r"(?P<items>[^，,。；;？?！!、]{1,12}(?:、[^，,。；;？?！!、]{1,12})+)等(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+
+
+def examples(question: str) -> list[str]:
+    """The question once per example it lists (A、B、C等…存放在哪里 → A存放在哪里, …), or [] when it lists none: a
+    reader looks each one up; the class they stand for (等消防员个人防护装备) is context."""
+    match = _EXAMPLES.search(question)
+    if not match:
+        return []
+    items = match.group("items").split("、")
+    rest = match.group("rest")
+    # after 等 comes the class the examples stand for, up to its 的 (等物质|的临界量是多少) or to the predicate, the last
+    # verb (等消防员个人防护装备|存放在哪里)
+    at, verb = 0, None
+    for w in posseg.cut(rest):
+        if w.flag == "v":
+            verb = at
+        at += len(w.word)
+    asked = rest[rest.index("的"):] if "的" in rest else rest[verb:] if verb is not None else rest
+    head = question[:match.start()]
+    return [f"{head}{item}{asked}" for item in items if item.strip()]
+
+
 def asks(question: str) -> Asks:
     """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
     return Asks(bool(QUANTITY.search(question)), bool(LIST.search(question)), bool(NAME.search(question)))

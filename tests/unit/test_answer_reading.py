@@ -126,3 +126,14 @@ def test_a_sentence_that_points_to_an_attachment_is_answered_by_the_attachments_
         # the pointer is at most the lead-in, never the answer on its own
         pointer = "需要区级部门和有关单位支援时，按附件9所列电话联系。"
         assert pointer not in answer[1:], answer
+
+
+def test_each_example_a_question_lists_is_looked_up_in_its_own_row():
+    body = "进入现场的救援人员必须配备个人防护器具（如消防头盔、防毒面具、消防服、消防靴等）。"
+    rows = "\n".join(["| 序号 | 应急物资 | 数量 | 存放地点 |", "| 1 | 灭火器 | 360 | 酒店内 |",
+                      "| 2 | 消防服 | 5 | 一楼大厅 |", "| 3 | 消防头盔 | 5 | 二楼库房 |", "| 4 | 消防靴 | 5 | 一楼大厅 |"])
+    sources = [source(1, body, doc_title="某酒店应急预案"), source(2, rows, "附件4", "应急物资清单", doc_title="某酒店应急预案")]
+    question = "消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里？"
+    answer = [c.text for c in ExtractiveAnswerer().select_parts(question, sources, question)]
+    assert any("消防头盔" in line and "二楼库房" in line for line in answer), answer
+    assert any("消防服" in line and "一楼大厅" in line for line in answer) and body not in answer, answer
