@@ -230,7 +230,7 @@ class ExtractiveAnswerer:
         if owned:
             return owned
         if wants.list and candidates[0].item:
-            return _with_leads(_list_items(candidates))
+            return _with_leads(_list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):
             return _introduced(candidates[0])
         best = candidates[0].coverage
@@ -404,15 +404,19 @@ def _led(best: _Candidate) -> list[_Candidate]:
             for i, u in enumerate(units) if u.lead == best.lead and u.header is not None][:MAX_LIST_ITEMS]
 
 
-def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
+def _list_items(candidates: Sequence[_Candidate], quoted: Sequence[str] = ()) -> list[_Candidate]:
     """The items of the best candidate's list: every item under its lead-in, else its source's list lines and rows
-    that name what the question asks for, or, when the question names nothing, that match it nearly as well."""
+    that name what the question asks for, or, when the question names nothing, that match it nearly as well; of
+    those, the ones that hold a value the question quotes."""
     best = candidates[0]
     if best.lead:
         return _led(best)
     floor = best.coverage * LIST_FLOOR
     items = [c for c in candidates if c.source.n == best.source.n and c.item
              and (c.focused if best.focused else c.coverage >= floor)]
+    # a value the question quotes (被评为“较大风险”的…有哪些) picks the rows that hold it
+    holding = [c for c in items if any(term in c.text for term in quoted)]
+    items = holding or items
     seen: set[str] = set()
     out = []
     for c in items:  # best first; a list longer than MAX_LIST_ITEMS keeps its best items, in their order

@@ -60,9 +60,10 @@ def _read_units(text: str) -> list[Unit]:
     heading = ""
     lines = text.split("\n")
     shown = [line.strip() for line in lines if line.strip()]
-    # a heading stands alone: short lines of one kind in a row (一层平面图 / 二层平面图) are a list's entries
+    # a heading stands alone: short lines or captions of one kind in a row (一层平面图 / 二层平面图, 表4 … / 表5 …) are a
+    # list's entries
     alone = {i for i, line in enumerate(shown) if is_heading(line)
-             and not any(0 <= j < len(shown) and is_heading(shown[j]) and not _CAPTION.match(shown[j])
+             and not any(0 <= j < len(shown) and is_heading(shown[j])
                          and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
     at = -1
     for line in lines:

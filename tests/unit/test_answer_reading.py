@@ -79,6 +79,8 @@ def test_the_plan_a_question_names_by_its_cover_rules_out_its_template_twin():
               "b": "应急预案编号：02 乙紫楹酒店有限公司 生产安全事故应急预案"}
     answer = quoted("乙紫楹酒店风险评估中被评为“较大风险”的事故类型有哪些？", sources, covers)
     assert any("火灾" in line for line in answer) and not any("爆炸" in line for line in answer), answer
+    # the value the question quotes picks the rows: 触电 is rated 一般风险
+    assert not any("触电" in line for line in answer), answer
 
 
 def test_a_name_the_question_gives_keeps_the_titles_word_order():
@@ -137,3 +139,11 @@ def test_each_example_a_question_lists_is_looked_up_in_its_own_row():
     answer = [c.text for c in ExtractiveAnswerer().select_parts(question, sources, question)]
     assert any("消防头盔" in line and "二楼库房" in line for line in answer), answer
     assert any("消防服" in line and "一楼大厅" in line for line in answer) and body not in answer, answer
+
+
+def test_captions_in_a_row_are_a_list_of_entries_not_headings():
+    text = "\n".join(["附件6：格式文本", "表4  事故调查报告表", "表5  应急预案变更记录表", "表6  隐患整改回执单"])
+    assert all(not u.heading for u in read_units(text))
+    answer = quoted("应急预案附带的格式文本里有哪几种表？", [source(1, text, "附件6", "格式文本", doc_title="某酒店应急预案")])
+    assert [line for line in answer if line.startswith("表")] == ["表4  事故调查报告表", "表5  应急预案变更记录表",
+                                                                  "表6  隐患整改回执单"], answer
