@@ -1,48 +1,37 @@
 """The offline default answerer: picks the source sentences that best answer the question and cites them.
 
 How a source is read into units is kb/answer/units.py; which attachments have no content is kb/answer/gaps.py.
-What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; what stays
-here is one concern, scoring units against a question.
+What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; the shape
+of the answer read around the best units (a list, a heading's entries, a pointer's rows) is kb/answer/shapes.py;
+what stays here is one concern, scoring units against a question.
 """
 from __future__ import annotations
 
 import math
 import re
-import unicodedata
-from functools import lru_cache
 from collections import Counter
-from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from kb.labels import LABEL, make_label
-from kb.answer.gaps import shared_run
-from kb.answer.units import is_heading, read_units
+from kb.answer.shapes import (
+    Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
+)
+from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
-from kb.text import ENUMERATED, INTRODUCES
+from kb.text import INTRODUCES
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
 MAX_SENTENCES = 4
-MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
 TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
 NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
-LIST_FLOOR = 0.6
-# A 哪些 question whose words hold this share of an attachment's title (of at least MIN_TITLE_WORDS words) names
-# that attachment's list: 2 of 3 (禁止倾倒的物质 in 禁止倾倒的废弃物有哪些) is the least on the dev set's 3 such questions
-# that otherwise quoted a body sentence or declined.
-TITLE_MATCH = 2 / 3
-MIN_TITLE_WORDS = 2
-# A heading whose name the question writes out in a run of this many characters (应急状态启动令, 7) names it: its
-# entries answer though they never use the question's own word for them (哪些栏目). gaps.py's MIN_NAME_CHARS (4)
-# also matched 应急状态 of the 解除令 beside it.
-NAMED_RUN = 6  # a list question keeps items of the best source that reach this share of the best coverage
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
@@ -54,24 +43,11 @@ QUOTED_MATCH = 1.25
 # Chinese compounds share their characters, so each counts for a share of the word's weight.
 CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
-COUNTED_MATCH = 1.25
+COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
 # A name the question gives holds at most this many words the title lacks between two of the title's words
 # (绿洲化工园区*地震*应急预案); farther apart they are two mentions (紫楹台酒店的应急预案与哪个上级政府预案相衔接),
 # and reading them as one name declined 2 of 84 dev questions.
-NAME_GAP = 1  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
-
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    source: Source
-    text: str
-    coverage: float
-    position: int = 0  # order of the unit within its source
-    item: bool = False  # a list line or a table row rather than a sentence
-    focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
-    lead: str = ""  # the sentence that introduced its list (如下五种：), quoted before it
-    heading: str = ""  # the heading that owns it (预案衔接), quoted before it when it has no lead
+NAME_GAP = 1
 
 
 class ExtractiveAnswerer:
@@ -96,7 +72,7 @@ class ExtractiveAnswerer:
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
     def select_parts(self, question: str, sources: Sequence[Source], context: str = "",
-                     covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
+                     covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
         """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context;
         or each example the question lists."""
         parts = [p for p in _PARTS.split(question) if tokenize(p)]
@@ -107,7 +83,7 @@ class ExtractiveAnswerer:
         asked = [(e, alone) for p in parts for e in examples(p)] or [(p, f"{context} {question}") for p in parts]
         if len(asked) < 2:
             return self.select(question, sources, context, covers)
-        out: list[_Candidate] = []
+        out: list[Candidate] = []
         for part, around in asked:
             home = {c.source.doc_id for c in out}  # one question is about one place: the first answer's documents
             for c in self.select(part, sources, around, covers):
@@ -116,7 +92,7 @@ class ExtractiveAnswerer:
         return out
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
-               covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
+               covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
         """The best sentences, best first (a list's items in their order); empty when none covers enough.
 
         Long on purpose: one scoring pass over every unit of every source — weights, coverage, the question word's
@@ -148,16 +124,16 @@ class ExtractiveAnswerer:
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
-        words = frozenset(t for t in weights if len(t) > 1)
+        long_words = frozenset(t for t in weights if len(t) > 1)
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
-        token_sets = [_words(LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
-                      | frozenset(ch for run in runs if run in _fold(text) for ch in run if ch in weights)
-                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, *_ in units]
+        token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
+                      | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
+                      if any(t in folded(text) for t in weights) else _NONE for _, _, text, *_ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
-        counted_sets = [tokens - _words(header) if header else tokens
+        counted_sets = [tokens - words(header) if header else tokens
                         for (_, _, _, header, *_), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
@@ -186,15 +162,15 @@ class ExtractiveAnswerer:
                 continue  # the question names another document, or one the knowledge base does not have
             own_words = tokens
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
-                tokens = tokens | _words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
+                tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
                 # heading (《…区应急预案》 under 预案衔接); a sentence is only about its heading (below)
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
             # an entry reads with its heading (预案衔接) as with its document's title: what it is about
-            around = about[source.n] | _words(heading) if heading and not lead else about[source.n]
+            around = about[source.n] | words(heading) if heading and not lead else about[source.n]
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
-            folded, around = _fold(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, folded, around) for t in words
+            written, around = folded(text), about_chars[source.n]
+            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in long_words
                        if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if codes & tokens:
@@ -213,28 +189,27 @@ class ExtractiveAnswerer:
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading
                 # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
-                (headings if unspoken else candidates).append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
+                (headings if unspoken else candidates).append(Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
                                              lead, heading))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
         if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
-            titled = _titled(weights, sources, ruled_out | misnamed)
-            if titled is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
-                return _items_of(titled)
+            listed = titled(weights, sources, ruled_out | misnamed)
+            if listed is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
+                return items_of(listed)
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
-            named_heading = _named_heading(question, headings) if wants.list else None
-            return _owned(named_heading, weights, itself=True) if named_heading else []
-        followed = _followed(candidates, sources)
-        if followed:
-            return followed
-        owned = [] if wants.quantity and not wants.list else _owned(candidates[0], weights)  # a heading gives no number
-        if owned:
-            return owned
+            heading = named_heading(question, headings) if wants.list else None
+            return owned(heading, weights, itself=True) if heading else []
+        shaped = followed(candidates, sources)  # the hop inside the answer: a pointer's rows
+        if not shaped and not (wants.quantity and not wants.list):  # a heading gives no number
+            shaped = owned(candidates[0], weights)
+        if shaped:
+            return shaped
         if wants.list and candidates[0].item:
-            return _with_leads(_list_items(candidates, quoted))
+            return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):
-            return _introduced(candidates[0])
+            return introduced(candidates[0])
         best = candidates[0].coverage
-        out: list[_Candidate] = []
+        out: list[Candidate] = []
         seen: set[str] = set()
         # Of the documents that answer (nearly) as well, the one the question names most is the one it asks about.
         near = [c for c in candidates if c.coverage >= best * TWIN_SHARE]
@@ -249,29 +224,9 @@ class ExtractiveAnswerer:
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
-        return _with_leads(out)
+        return with_leads(out)
 
 
-def _titled(weights: Mapping[str, float], sources: Sequence[Source], excluded: set[str]) -> Source | None:
-    """The attachment the question names by its title's words (需要获得特别许可证才能倾倒的…哪些重金属 names 附件2
-    需要获得特别许可证才能倾倒的物质): most of its title's words are the question's; the best-matching one."""
-    best, share = None, TITLE_MATCH
-    for s in sources:
-        title = [t for t in _words(s.title) if len(t) > 1] if s.label and s.doc_id not in excluded else []
-        if len(title) >= MIN_TITLE_WORDS:
-            held = sum(1 for t in title if t in weights) / len(title)
-            if held >= share and (best is None or held > share):
-                best, share = s, held
-    return best
-
-
-def _items_of(source: Source) -> list[_Candidate]:
-    """An attachment's list: its enumerated lines, list lines and table rows in order (每一项), at most
-    MAX_LIST_ITEMS; its sentences when it has no list."""
-    units = [(i, u) for i, u in enumerate(read_units(source.text, source.preamble))
-             if u.text.strip() != source.title and not u.text.lstrip().startswith("#")]
-    listed = [(i, u) for i, u in units if u.header is not None or ENUMERATED.match(u.text)] or units
-    return [_Candidate(source, u.text, 1.0, i, True, False) for i, u in listed[:MAX_LIST_ITEMS]]
 
 
 def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
@@ -279,7 +234,7 @@ def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: 
     score: dict[str, float] = {}
     for s in sources:
         if s.doc_id not in score:
-            title = _words(s.doc_title)
+            title = words(s.doc_title)
             score[s.doc_id] = sum(weights[t] * idf[t] for t in weights if t in title)
     return score
 
@@ -289,7 +244,7 @@ def _not_named(sources: Sequence[Source], weights: Mapping[str, float], held: Ma
     """The documents the question rules out: it names another by a word of that one's name — its title or its cover
     (西安新兴紫楹台酒店有限公司 above a plan titled 生产安全事故应急预案) — that this one neither bears in its name nor
     uses in its text or its attachments' titles (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
-    titles = {s.doc_id: _words(f"{s.doc_title} {covers.get(s.doc_id, '')}") for s in sources}
+    titles = {s.doc_id: words(f"{s.doc_title} {covers.get(s.doc_id, '')}") for s in sources}
     naming = {t for t in weights if len(t) > 1 and any(t in title for title in titles.values())}
     return {doc_id for doc_id, title in titles.items()
             if any(t not in title and t not in held.get(doc_id, set()) for t in naming)}
@@ -302,11 +257,11 @@ def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> se
     clauses = [tokenize(c) for c in _CLAUSE.split(question)]
     out = set()
     for s in sources:
-        title = _words(s.doc_title)
+        title = words(s.doc_title)
         for tokens in clauses:
             inside = [i for i, t in enumerate(tokens) if t in title]
             for a, b in zip(inside, inside[1:]):
-                if b - a - 1 > NAME_GAP or _fold(s.doc_title).find(tokens[a]) > _fold(s.doc_title).find(tokens[b]):
+                if b - a - 1 > NAME_GAP or folded(s.doc_title).find(tokens[a]) > folded(s.doc_title).find(tokens[b]):
                     continue  # not one name: 应急预案|与哪个上级政府|预案 speaks of two plans, 预案|中提到的|应急物资 of
                     # the plan and its supplies (a name keeps the title's order)
                 if any(len(t) > 1 and t not in title and t not in present and not _abbreviates(t, s.doc_title)
@@ -322,108 +277,11 @@ def _abbreviates(word: str, title: str) -> bool:
     return all(ch in rest for ch in word)
 
 
-def _introduced(intro: _Candidate) -> list[_Candidate]:
-    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
-    out = [intro]
-    for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
-        if unit.header is None or len(out) > MAX_LIST_ITEMS:
-            break
-        out.append(_Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
-    return out
 
 
-def _with_leads(chosen: Sequence[_Candidate]) -> list[_Candidate]:
-    """The chosen units, each enumerated line after its list's lead-in and each entry after its heading (once):
-    甲、长288公分 means nothing alone."""
-    quoted = {c.text.strip() for c in chosen}
-    out: list[_Candidate] = []
-    for c in chosen:
-        above = c.lead or c.heading
-        if above and above not in quoted:
-            quoted.add(above)
-            out.append(replace(c, text=above, item=False, lead="", heading=""))
-        out.append(c)
-    return out
 
 
-def _followed(candidates: Sequence[_Candidate], sources: Sequence[Source]) -> list[_Candidate]:
-    """The best sentence points to an attachment the sources hold (按附件9所列电话联系, 名单见附件1): the answer is that
-    attachment's rows that answer best — all of its list when none stands out — with the pointer as their lead-in."""
-    best = candidates[0]
-    if best.source.label:
-        return []
-    labels = {make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(best.text)}
-    target = next((s for s in sources if s.doc_id == best.source.doc_id and s.label in labels and s.text.strip()), None)
-    if target is None:
-        return []
-    rows = [c for c in candidates if c.source.n == target.n and c.item]
-    if rows:
-        floor = rows[0].coverage * LIST_FLOOR
-        rows = sorted([c for c in rows if c.coverage >= floor][:MAX_LIST_ITEMS], key=lambda c: c.position)
-    else:
-        rows = _items_of(target)
-    if not rows:
-        return []
-    return [replace(best, item=False, lead="", heading=""), *(replace(c, lead="", heading="") for c in rows)]
 
-
-def _named_heading(question: str, units: Sequence[_Candidate]) -> _Candidate | None:
-    """The heading the question writes out (应急状态启动令 of 表2 …应急状态启动令): the one sharing the longest run of
-    characters with it, at least NAMED_RUN."""
-    best, run = None, NAMED_RUN - 1
-    for c in units:
-        shared = len(shared_run(_fold(question), _fold(c.text)))
-        if shared > run and is_heading(c.text.strip()):
-            best, run = c, shared
-    return best
-
-
-def _owned(best: _Candidate, weights: Mapping[str, float], itself: bool = False) -> list[_Candidate]:
-    """A heading and the entries it owns, when the best unit is that heading ((一)能源矿产 … 包括哪些) or an entry that
-    answers by its heading's words (预案衔接 for 与哪个上级政府预案相衔接): what the heading heads is the answer.
-    `itself`: only the heading itself counts."""
-    units = read_units(best.source.text, best.source.preamble)
-    if any(u.heading == best.text for u in units[best.position + 1:]):
-        heading = best.text
-    elif best.heading and not itself and (_words(best.heading) & weights.keys()) - _words(best.text):
-        heading = best.heading
-    else:
-        return []
-    at = next((i for i, u in enumerate(units) if u.text == heading and not u.heading), None)
-    entries = [_Candidate(best.source, u.text, best.coverage, i, True, best.focused)
-               for i, u in enumerate(units) if u.heading == heading][:MAX_LIST_ITEMS]
-    head = [_Candidate(best.source, heading, best.coverage, at if at is not None else best.position)]
-    return head + entries if entries else []
-
-
-def _led(best: _Candidate) -> list[_Candidate]:
-    """Every item under the best item's lead-in, in order: the lead-in answers, so all its items do, those that hold
-    no word of the question too (4）尾矿库 under 本指南不适用于下列情况的…：)."""
-    units = read_units(best.source.text, best.source.preamble)
-    return [_Candidate(best.source, u.text, best.coverage, i, True, best.focused, u.lead)
-            for i, u in enumerate(units) if u.lead == best.lead and u.header is not None][:MAX_LIST_ITEMS]
-
-
-def _list_items(candidates: Sequence[_Candidate], quoted: Sequence[str] = ()) -> list[_Candidate]:
-    """The items of the best candidate's list: every item under its lead-in, else its source's list lines and rows
-    that name what the question asks for, or, when the question names nothing, that match it nearly as well; of
-    those, the ones that hold a value the question quotes."""
-    best = candidates[0]
-    if best.lead:
-        return _led(best)
-    floor = best.coverage * LIST_FLOOR
-    items = [c for c in candidates if c.source.n == best.source.n and c.item
-             and (c.focused if best.focused else c.coverage >= floor)]
-    # a value the question quotes (被评为“较大风险”的…有哪些) picks the rows that hold it
-    holding = [c for c in items if any(term in c.text for term in quoted)]
-    items = holding or items
-    seen: set[str] = set()
-    out = []
-    for c in items:  # best first; a list longer than MAX_LIST_ITEMS keeps its best items, in their order
-        if c.text.strip() not in seen and len(out) < MAX_LIST_ITEMS:
-            seen.add(c.text.strip())
-            out.append(c)
-    return sorted(out, key=lambda c: c.position)
 
 
 def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
@@ -433,12 +291,12 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
     reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
     """
     about = {
-        s.n: set(_words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
+        s.n: set(words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
         for s in sources
     }
     for s in sources:
         if s.label:
-            about[s.n] |= ATTACHED | _words(s.label)  # "预案里附了哪些…": what is attached; "附件1里…": this one
+            about[s.n] |= ATTACHED | words(s.label)  # "预案里附了哪些…": what is attached; "附件1里…": this one
     for s in sources:
         if not s.label:
             continue
@@ -447,7 +305,7 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
                 continue
             for text, *_ in read_units(other.text):
                 if (s.via and s.via in text) or _cites(text, s.label):
-                    about[s.n] |= _words(text)
+                    about[s.n] |= words(text)
     return about
 
 
@@ -476,7 +334,7 @@ def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
     made_up = {w for words in needed for w in words if not is_dictionary_word(w)}
     if not made_up:
         return needed
-    unwritten = {w for w in made_up if not any(w in _fold(s.text) for s in sources)}
+    unwritten = {w for w in made_up if not any(w in folded(s.text) for s in sources)}
     kept = [words - unwritten for words in needed]
     return [words for words in kept if words]
 
@@ -497,22 +355,13 @@ def _char_share(word: str, text: str, around: frozenset[str]) -> float:
 _NONE: frozenset[str] = frozenset()
 
 
-@lru_cache(maxsize=32768)
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
-
-
-@lru_cache(maxsize=32768)
-def _words(text: str) -> frozenset[str]:
-    """The words of a unit; the same chunks come back turn after turn, so jieba reads each sentence once."""
-    return frozenset(tokenize(text))
 
 
 def _quotes(term: str, text: str) -> bool:
     return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
 
 
-def _attachments_used(chosen: Sequence[_Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
+def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
     """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4)."""
     titles = {(s.doc_id, s.label): s.title for s in sources if s.label}
     out: dict[str, str] = {}

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
+from kb.search.tokens import tokenize
 from kb.text import ENUMERATED, INTRODUCES, ListReader, enumeration_style
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
@@ -154,3 +156,15 @@ def _cells(row: str) -> list[str]:
     if row.endswith("|") and cells and not cells[-1]:
         cells = cells[:-1]
     return cells
+
+
+@lru_cache(maxsize=32768)
+def folded(text: str) -> str:
+    """NFKC and lower case, as the question's words are: cached, the same chunks come back turn after turn."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+@lru_cache(maxsize=32768)
+def words(text: str) -> frozenset[str]:
+    """The words of a unit; the same chunks come back turn after turn, so jieba reads each sentence once."""
+    return frozenset(tokenize(text))
