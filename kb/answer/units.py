@@ -26,6 +26,10 @@ _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
 HEADING_CHARS = 10
 _HEADING_PUNCT = re.compile(r"[。！？；!?;，,：:、|（）()《》“”\"]")
 _CAPTION = re.compile(r"^[表图]\s*[0-9０-９一二三四五六七八九十]+(?:[-－.．][0-9０-９]+)?\s+\S")
+# A formula's variable defined under it (式中：V——污染雨水储存容积（m3）；h——降雨深度，宜取15mm~30mm): each line (or
+# clause) a definition, read as an item under the formula's lead-in.
+DEFINES = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω0-9_′'\u4e00-\u9fff]{1,8}\s*[—－]{2,3}\s*\S")
+_FORMULA_LEAD = re.compile(r"^(?P<lead>.*?(?:式中|其中)\s*[：:])\s*(?P<first>\S.*)$")
 _INLINE_LEAD = re.compile(r"^(?P<lead>.*?[：:])\s*(?P<first>\S.*)$")
 
 
@@ -59,7 +63,7 @@ def _read_units(text: str) -> list[Unit]:
     header: list[str] | None = None
     plain: list[str] | None = None
     lists = ListReader()
-    heading = ""
+    heading = defining = ""
     lines = text.split("\n")
     shown = [line.strip() for line in lines if line.strip()]
     # a heading stands alone: short lines or captions of one kind in a row (一层平面图 / 二层平面图, 表4 … / 表5 …) are a
@@ -88,6 +92,11 @@ def _read_units(text: str) -> list[Unit]:
         if heading and enumeration_style(stripped) and enumeration_style(stripped) == enumeration_style(heading):
             heading = ""  # （二）社区（村）防汛工作组 ends （一）街道防汛指挥部's section, heading or not
         start = len(units)
+        if DEFINES.match(stripped) and (defining or lists.lead):
+            defining = defining or lists.lead  # 式中： above V——…, h——…: every definition is an item under it
+            units.append(Unit(stripped, "", defining, heading))
+            continue
+        defining = ""
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
         if CELL_SEPARATOR in stripped:
@@ -127,15 +136,21 @@ def is_heading(line: str) -> bool:
             and not _DIGIT.search(name) and not any(ch.isspace() for ch in name))
 
 
+def _is_item(text: str) -> bool:
+    """An item of a list: it opens with an enumeration mark (2）, （二）) or defines a formula's variable (h——降雨深度)."""
+    return bool(ENUMERATED.match(text) or DEFINES.match(text))
+
+
 def _inline_items(sentences: list[str]) -> list[Unit]:
     """A list written inside one paragraph (本指南不适用于下列情况的环境风险评估：1）…；2）…；9）港口、码头。): the
     lead-in as a sentence, each item a list line under it, as if each stood on a line of its own; [] for none."""
     for i, sentence in enumerate(sentences):
-        split = _INLINE_LEAD.match(sentence.strip())
-        if not split or not ENUMERATED.match(split.group("first")):
+        # the formula's own 式中： leads its definitions (可按下式计算：V=Fh/1000 式中：V——…), else the first colon
+        split = _FORMULA_LEAD.match(sentence.strip()) or _INLINE_LEAD.match(sentence.strip())
+        if not split or not _is_item(split.group("first")):
             continue
         rest = [split.group("first"), *(s.strip() for s in sentences[i + 1:])]
-        count = next((k for k, s in enumerate(rest) if not ENUMERATED.match(s)), len(rest))
+        count = next((k for k, s in enumerate(rest) if not _is_item(s)), len(rest))
         if count < MIN_INLINE_ITEMS:
             continue
         lead = split.group("lead")

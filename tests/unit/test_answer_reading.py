@@ -147,3 +147,17 @@ def test_captions_in_a_row_are_a_list_of_entries_not_headings():
     answer = quoted("应急预案附带的格式文本里有哪几种表？", [source(1, text, "附件6", "格式文本", doc_title="某酒店应急预案")])
     assert [line for line in answer if line.startswith("表")] == ["表4  事故调查报告表", "表5  应急预案变更记录表",
                                                                   "表6  隐患整改回执单"], answer
+
+
+def test_a_formulas_variables_are_read_one_by_one_under_it():
+    inline = ("污染雨水储存设施的容积可按下式计算：V=Fh/1000 式中： V——污染雨水储存容积（m3）；"
+              "h——降雨深度，宜取15mm~30mm； F——污染区面积（m2）。")
+    lines = "\n".join(["事故池容积按下式计算：", "V总=V1+V2-V3", "式中：", "V1——一个罐组的物料量，m3；",
+                       "V2——发生事故的储罐的消防水量，m3；", "注：本式适用于化工企业。"])
+    units = read_units(inline)
+    assert [u.text for u in units if u.lead.endswith("式中：")] == [
+        "V——污染雨水储存容积（m3）；", "h——降雨深度，宜取15mm~30mm；", "F——污染区面积（m2）。"]
+    assert [u.text for u in read_units(lines) if u.lead == "式中："] == [
+        "V1——一个罐组的物料量，m3；", "V2——发生事故的储罐的消防水量，m3；"]
+    answer = quoted("计算污染雨水储存容积时，降雨深度宜取多少？", [source(1, inline, "附录C", "对照表")])
+    assert answer and answer[-1] == "h——降雨深度，宜取15mm~30mm；", answer
