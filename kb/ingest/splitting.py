@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.ingest.run_on import inline_breaks
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
 from kb.text import unspace
@@ -93,10 +94,40 @@ def lines_of(text: str, base: int = 0) -> list[Line]:
     return out
 
 
+def _reading_lines(text: str, start: int, end: int) -> list[Line]:
+    """The lines a reader sees: the text's own, each cut where a list or header begins inside it (run_on), unless
+    the line already reads as structure (a header line with its title, a line of entries, a closing list)."""
+    lines = lines_of(text[start:end], start)
+    breaks = inline_breaks(text, start, end)
+    if not breaks:
+        return lines
+    out, i = [], 0
+    for line in lines:
+        inside = []
+        while i < len(breaks) and breaks[i] < line.end:
+            if breaks[i] > line.start:
+                inside.append(breaks[i])
+            i += 1
+        if not inside or _reads_as_structure(line):
+            out.append(line)
+            continue
+        for begin, stop in zip([line.start, *inside], [*inside, line.end]):
+            out.append(Line(begin, stop, text[begin:stop]))
+    return out
+
+
+def _reads_as_structure(line: Line) -> bool:
+    """A line the line reader reads whole: a ToC entry, a header and its title, entries, a closing list."""
+    if is_toc_line(line.text) or is_header_line(line.text) or _closing_list(line):
+        return True
+    entries = _inline_entries(line)
+    return len(entries) > 1 or bool(entries and OMITTED.search(entries[0].title))
+
+
 def split_attachments(text: str, start: int = 0, end: int | None = None) -> Split:
     """Split text[start:end] into its attachments; spans are absolute offsets in text."""
     end = len(text) if end is None else end
-    lines = lines_of(text[start:end], start)
+    lines = _reading_lines(text, start, end)
     structural: list[tuple[int, int]] = []
     listed, list_spans, list_entries = _attachment_lists(lines)
     structural.extend(list_spans)

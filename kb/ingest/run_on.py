@@ -1,0 +1,314 @@
+"""Attachment headers inside running text: where a document without line breaks (a notice copied out of a web page,
+a database string, a PDF pasted as one paragraph) starts its list and each attachment, as offsets to break lines at.
+
+A careful reader of `…特此公告。附件：1、网络投票程序及要求2、授权委托书格式…附件一：网络投票程序及要求一、采用…`
+sees the list announce two attachments, and the first begin where `附件一：` is followed by the title the list gave
+it; `详见附件一。` names it and begins nothing. Without a list, a run of headers 附件1… 附件2… each followed by a
+title-like phrase and some content is the document's attachments. The line reader then reads each piece as a line."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind, normalize_number
+
+# As far as a title reaches (the line reader's limit for a title line): past it, a phrase is prose, not a title.
+TITLE_CHARS = 60
+# Shared with its listed title, a header's opening confirms it (授权委托书格式 listed, 附件二：授权委托书兹全权委托…):
+# at least this many chars and at least half the listed title.
+MIN_SHARED = 4
+# A header may spell its listed title with a few more chars (应急物资储备清单 listed, 附件2：应急物资储备清单表).
+TITLE_SLACK = 4
+# A header: the label, then a separator or the title right after it (附件一网络投票程序及要求 matches a list only).
+_HEAD = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})(?P<sep>{SPACE}[：:、.．\-－—–]{SPACE}|[ \t\u3000]+)?")
+# A list of the document's attachments: 附件：1、…, 附表：1. …, 附：1、…
+_LIST_HEAD = re.compile(rf"(?:{KIND}|附){SPACE}[：:]{SPACE}(?=[0-9０-９]{{1,3}}{SPACE}[、.．)）])")
+# An entry's number: not a digit of a longer number (2024年, 12、) nor a decimal (2.5米).
+_MARK = re.compile(r"(?<![0-9０-９.．])(?P<n>[0-9０-９]{1,3})[ \t\u3000]*[、.．)）](?![0-9０-９])")
+# Where a listed title ends without the next number: a sentence mark, a line break, or the first header.
+_ENTRY_STOP = re.compile(r"[。；;！？!?，,\s]|(?P<header>附[件录表])" + SPACE + r"[0-9０-９一二三四五六七八九十A-Z]")
+_BETWEEN_ENTRIES = re.compile(r"[；;，,。\s]*")
+# Where a header's own title ends: a space, a sentence end, the content's first numbered point (一、 （一） 1、 第一条),
+# a table, or the next header. A comma or colon first means the phrase is a sentence, not a title.
+_TITLE_STOP = re.compile(
+    r"\s|[。；;！？!?|，,：:]|[（(][一二三四五六七八九十0-9０-９]{1,3}[)）]|[一二三四五六七八九十]{1,3}[、.．]"
+    r"|[0-9０-９]{1,3}[、.．](?![0-9０-９])|第[一二三四五六七八九十百0-9０-９]{1,4}[章节条部]|[①-⑳]|附[件录表]"
+)
+_PROSE_STOP = frozenset("，,：:")
+_SENTENCE_MARK = re.compile(r"[。；;！？!?，,]")  # what the line reader takes for a sentence rather than a title
+# Words right before a label that make it a mention (详见附件一：…, 按附件2：…填写, 附件1和附件2：…).
+_REFERS = re.compile(r"(?:(?<!意)见|按|照|据|参阅|参照|填写|填报|报送|和|及|与|或|、|至|《|“|\")[ \t\u3000]*$")
+# A run's first header follows the end of a sentence, a space or a closing bracket: not a word of the sentence.
+_SENTENCE_END = re.compile(r"(?:^|[。！？!?；;”」』）)\s])$")
+MENTION_WINDOW = 4  # chars before a label read for _REFERS / _SENTENCE_END
+
+
+@dataclass(frozen=True)
+class _Listed:
+    title: str
+    mark: int  # where the entry's number starts
+    begin: int  # where its title starts
+    end: int  # where its title ends, as far as the list alone tells
+    open: bool  # the title runs on into the text after it (no space or sentence mark): its header tells the end
+
+
+@dataclass(frozen=True)
+class _List:
+    kind: str
+    start: int
+    entries: dict[str, _Listed]  # label → entry
+
+    @property
+    def end(self) -> int:
+        return max(e.end for e in self.entries.values())
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    label: str
+    kind: str
+    number: str
+    start: int  # where the label starts
+    title_start: int  # after the separator
+    separated: bool
+
+
+@dataclass(frozen=True)
+class _Found:
+    label: str
+    start: int
+    title_start: int
+    title_end: int
+
+
+def inline_breaks(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """Offsets inside text[start:end] where a line begins for the reader though no line break is there."""
+    end = len(text) if end is None else end
+    lists = _lists(text, start, end)
+    candidates = _candidates(text, start, end)
+    breaks: set[int] = set()
+    for kind in dict.fromkeys(c.kind for c in candidates):
+        of_kind = [c for c in candidates if c.kind == kind]
+        listed = next((lst for lst in lists if lst.kind == kind), None)
+        headers = _listed_headers(text, end, of_kind, listed) if listed else []
+        if not headers:
+            headers = _run(text, start, end, of_kind)
+        for found in headers:
+            breaks.update(_header_breaks(text, end, found))
+        if listed:
+            breaks.update(_list_breaks(text, end, listed, headers))
+    for lst in lists:
+        if not any(lst.kind == c.kind for c in candidates):
+            breaks.update(_list_breaks(text, end, lst, []))
+    return sorted(b for b in breaks if start < b < end)
+
+
+def _lists(text: str, start: int, end: int) -> list[_List]:
+    """Every numbered list of attachments, its entries glued (1、甲2、乙) or on lines of their own."""
+    found = []
+    for head in _LIST_HEAD.finditer(text, start, end):
+        entries = _entries(text, head.end(), end)
+        if entries:
+            kind = normalize_kind(head.group("kind")) if head.group("kind") else "附件"
+            found.append(_List(kind, head.start(), {make_label(kind, n): e for n, e in entries}))
+    return found
+
+
+def _entries(text: str, pos: int, end: int) -> list[tuple[str, _Listed]]:
+    """The entries 1、… 2、… from pos, each title up to the next number, a space, a sentence mark or a header."""
+    entries: list[tuple[str, _Listed]] = []
+    mark = _MARK.match(text, pos, end)
+    expected = 1
+    while mark and _entry_number(mark) == expected:
+        begin = mark.end()
+        window = min(end, begin + TITLE_CHARS + 1)
+        stop = _ENTRY_STOP.search(text, begin, window)
+        limit = stop.start() if stop else window
+        following = next((m for m in _MARK.finditer(text, begin + 1, limit) if _entry_number(m) == expected + 1),
+                         None)
+        if following:
+            title_end, after, is_open = following.start(), following, False
+        else:
+            title_end = limit
+            closed = bool(stop) and not stop.group("header")
+            after = _MARK.match(text, _BETWEEN_ENTRIES.match(text, limit, end).end(), end) if closed else None
+            is_open = not closed and window < end
+        title_end = begin + len(text[begin:title_end].rstrip())
+        if title_end - begin < 2:
+            break
+        entries.append((mark.group("n"), _Listed(text[begin:title_end], mark.start(), begin, title_end, is_open)))
+        mark, expected = after, expected + 1
+    return entries
+
+
+def _entry_number(mark: re.Match[str]) -> int:
+    return int(normalize_number(mark.group("n")))
+
+
+def _candidates(text: str, start: int, end: int) -> list[_Candidate]:
+    """Every label that could begin an attachment (附件一：, 附件2 , 附录A：), mentions among them."""
+    found = []
+    for match in _HEAD.finditer(text, start, end):
+        kind = normalize_kind(match.group("kind"))
+        number = match.group("number")
+        found.append(_Candidate(make_label(kind, number), kind, number, match.start(), match.end(),
+                                bool(match.group("sep"))))
+    return found
+
+
+def _listed_headers(text: str, end: int, candidates: list[_Candidate], lst: _List) -> list[_Found]:
+    """Each listed attachment's header: the first label after the list (and after the header before it) that
+    carries the listed title."""
+    headers: list[_Found] = []
+    after = lst.end
+    pending = [(label, entry) for label, entry in lst.entries.items()]
+    for cand in candidates:
+        if not pending or cand.start < after or _mentioned(text, cand.start):
+            continue
+        for n, (label, entry) in enumerate(pending):
+            title_end = _listed_title_end(text, end, cand.title_start, entry) if cand.label == label else None
+            if title_end is not None:
+                headers.append(_Found(label, cand.start, cand.title_start, title_end))
+                after, pending = title_end, pending[n + 1 :]
+                break
+    return headers
+
+
+def _listed_title_end(text: str, end: int, at: int, entry: _Listed) -> int | None:
+    """Where the title at `at` ends when it is the listed title (or opens with enough of it), else None."""
+    line_end = _line_end(text, at, end, TITLE_CHARS + TITLE_SLACK)
+    written = text[at:line_end]
+    if written.startswith(entry.title):
+        return at + len(entry.title)
+    shared = len(_common_prefix(written, entry.title))
+    if shared < MIN_SHARED or (not entry.open and 2 * shared < len(entry.title)):
+        return None
+    own = _title_end(text, at, line_end)
+    if own is not None and at + shared <= own <= at + len(entry.title) + TITLE_SLACK and not entry.open:
+        return own
+    return at + shared
+
+
+def _run(text: str, start: int, end: int, candidates: list[_Candidate]) -> list[_Found]:
+    """Without a list: the last run of headers numbered 1, 2, 3… each with a title and content before the next;
+    or one header that closes its line after a sentence (…特此通知。附件1：应急物资清单) with lines below.
+
+    A label at a line's start that is not the run's next header ends the run: the line reader's own header
+    (## 附录A) stands between, so a later label (在附录 B 中…) does not continue a list closing a paragraph above."""
+    titled: list[_Found] = []
+    runs: list[list[_Found]] = []
+    for cand in candidates:
+        title_end = None
+        if cand.separated and not _mentioned(text, cand.start):
+            title_end = _title_end(text, cand.title_start, _line_end(text, cand.title_start, end, TITLE_CHARS + 1))
+        found = _Found(cand.label, cand.start, cand.title_start, title_end) if title_end is not None else None
+        if found:
+            titled.append(found)
+        number = cand.label[len(cand.kind) :]
+        if found and number in ("1", "A") and _opens_sentence(text, start, cand.start):
+            runs.append([found])
+        elif (found and runs and runs[-1] and _follows(runs[-1][-1].label, cand.label)
+              and _has_content(text, runs[-1][-1].title_end, cand.start)):
+            runs[-1].append(found)
+        elif runs and _at_line_start(text, start, cand.start):
+            runs.append([])  # the run is over
+    runs = [run for run in runs if len(run) > 1 and _has_content(text, run[-1].title_end, end)]
+    if runs:
+        return runs[-1]
+    return [found for found in titled if _closes_line(text, start, end, found)]
+
+
+def _at_line_start(text: str, start: int, at: int) -> bool:
+    """Only a heading's marks (## , **) between the line's start and `at`."""
+    begin = max(start, at - MENTION_WINDOW)
+    newline = text.rfind("\n", begin, at)
+    lead = text[newline + 1 if newline >= 0 else begin : at]
+    return (newline >= 0 or begin == start) and not lead.strip("#*> \t\u3000")
+
+
+def _kind_of(label: str) -> str:
+    return label[:2]
+
+
+def _closes_line(text: str, start: int, end: int, found: _Found) -> bool:
+    """A header after a sentence end whose title runs to the line's end, with more lines below it."""
+    at_line_end = found.title_end == end or text[found.title_end] == "\n"
+    before = text[max(start, found.start - MENTION_WINDOW) : found.start]
+    mid_line = found.start > start and text[found.start - 1] != "\n"
+    return (at_line_end and mid_line and bool(re.search(r"[。！？!?；;]\s*$", before))
+            and _has_content(text, found.title_end, end))
+
+
+def _follows(previous: str, label: str) -> bool:
+    """label is the next after previous (附件2 after 附件1, 附录B after 附录A)."""
+    kind = _kind_of(label)
+    if _kind_of(previous) != kind:
+        return False
+    prev, number = previous[len(kind) :], label[len(kind) :]
+    if prev.isdigit() and number.isdigit():
+        return int(number) == int(prev) + 1
+    return len(prev) == len(number) == 1 and prev.isalpha() and ord(number) == ord(prev) + 1
+
+
+def _has_content(text: str, start: int, end: int) -> bool:
+    return bool(text[start:end].strip())
+
+
+def _mentioned(text: str, at: int) -> bool:
+    return bool(_REFERS.search(text[max(0, at - MENTION_WINDOW) : at]))
+
+
+def _opens_sentence(text: str, start: int, at: int) -> bool:
+    return at == start or bool(_SENTENCE_END.search(text[max(start, at - 1) : at]))
+
+
+def _title_end(text: str, at: int, limit: int) -> int | None:
+    """Where a title-like phrase at `at` ends (before `limit`), or None when the words there read as a sentence."""
+    stop = _TITLE_STOP.search(text, at, limit)
+    if stop is None:
+        return limit if 2 <= limit - at <= TITLE_CHARS else None
+    if stop.group(0) in _PROSE_STOP or stop.start() - at < 2:
+        return None
+    return stop.start()
+
+
+def _line_end(text: str, at: int, end: int, reach: int) -> int:
+    """The end of the line holding `at`, or `at + reach` when the line runs on further."""
+    stop = min(end, at + reach)
+    newline = text.find("\n", at, stop)
+    return stop if newline < 0 else newline
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return a[:n]
+
+
+def _header_breaks(text: str, end: int, found: _Found) -> list[int]:
+    """Before the header, and after its title when content follows on its line and the line reader would not take
+    the whole rest of the line for the title."""
+    out = [found.start]
+    line_end = _line_end(text, found.title_start, end, TITLE_CHARS + 1)
+    rest = text[found.title_start : line_end]
+    runs_on = line_end - found.title_start > TITLE_CHARS or _SENTENCE_MARK.search(rest)
+    if text[found.title_end : line_end].strip() and runs_on:
+        out.append(found.title_end)
+    return out
+
+
+def _list_breaks(text: str, end: int, lst: _List, headers: list[_Found]) -> list[int]:
+    """Before the list and each entry, and after the last title when the text runs on past it."""
+    out = [lst.start, *(e.mark for e in list(lst.entries.values())[1:])]  # the first shares the list's line
+    label, last = list(lst.entries.items())[-1]
+    if not last.open:
+        return [*out, last.end]
+    header = next((h for h in headers if h.label == label), None)
+    if header is None:
+        return out
+    shared = header.title_end - header.title_start
+    runs_to = last.end if 0 < last.end - (last.begin + shared) <= TITLE_SLACK else last.begin + shared
+    return [*out, runs_to]
