@@ -35,9 +35,21 @@ _TITLE_STOP = re.compile(
     r"|[0-9０-９]{1,3}[、.．](?![0-9０-９])|第[一二三四五六七八九十百0-9０-９]{1,4}[章节条部]|[①-⑳]|附[件录表]"
 )
 _PROSE_STOP = frozenset("，,：:")
+# What an attachment's title names (…名单, …联系方式, …响应措施, …报告表): a title glued to its content ends at the last
+# of these within RUN_ON_TITLE_CHARS.
+_TITLE_ENDING = re.compile(
+    "|".join(sorted(
+        "表 单 册 录 图 书 卡 函 证 方案 办法 制度 规程 规范 规定 细则 标准 措施 方式 流程 计划 协议 样式 格式 要求 "
+        "程序 说明 目录 范本 模板 明细 汇总 情况 概况 结果 职责 分布 路线 一览 衔接 预案 指南 须知 守则 大纲 电话"
+        .split(), key=len, reverse=True))
+)
+RUN_ON_TITLE_CHARS = 30  # a title glued to its content is read no further than this
+# A label glued to words that go on with the sentence (附件一的杀虫剂, 附件2所列物资, 附表二规定的格式) is a mention.
+_GLUED_PROSE = re.compile(r"[的所及和与或等之]|规定|列明|中的|执行|填写")
+_COLON = re.compile(r"[：:]")
 _SENTENCE_MARK = re.compile(r"[。；;！？!?，,]")  # what the line reader takes for a sentence rather than a title
 # Words right before a label that make it a mention (详见附件一：…, 按附件2：…填写, 附件1和附件2：…).
-_REFERS = re.compile(r"(?:(?<!意)见|按|照|据|参阅|参照|填写|填报|报送|和|及|与|或|、|至|《|“|\")[ \t\u3000]*$")
+_REFERS = re.compile(r"(?:(?<!意)见|按照?|依照|参照|依据|根据|参阅|填写|填报|报送|和|及|与|或|、|至|《|“|\")[ \t\u3000]*$")
 # A run's first header follows the end of a sentence, a space or a closing bracket: not a word of the sentence.
 _SENTENCE_END = re.compile(r"(?:^|[。！？!?；;”」』）)\s])$")
 MENTION_WINDOW = 4  # chars before a label read for _REFERS / _SENTENCE_END
@@ -57,6 +69,7 @@ class _List:
     kind: str
     start: int
     entries: dict[str, _Listed]  # label → entry
+    labelled: bool = False  # entries are labels and titles (附录A 甲 附录B 乙), read by the line reader as one line
 
     @property
     def end(self) -> int:
@@ -81,26 +94,46 @@ class _Found:
     title_end: int
 
 
-def inline_breaks(text: str, start: int = 0, end: int | None = None) -> list[int]:
-    """Offsets inside text[start:end] where a line begins for the reader though no line break is there."""
+@dataclass(frozen=True)
+class Cuts:
+    """Where lines begin for a reader inside text that runs on, and which of them begin a header."""
+
+    breaks: tuple[int, ...]  # sorted offsets, none at a line's start
+    headers: frozenset[int]  # offsets (breaks or line starts) where a confirmed header begins
+
+
+def inline_breaks(text: str, start: int = 0, end: int | None = None) -> Cuts:
+    """Where a line begins for the reader inside text[start:end] though no line break is there."""
     end = len(text) if end is None else end
     lists = _lists(text, start, end)
     candidates = _candidates(text, start, end)
     breaks: set[int] = set()
+    heads: set[int] = set()
     for kind in dict.fromkeys(c.kind for c in candidates):
         of_kind = [c for c in candidates if c.kind == kind]
-        listed = next((lst for lst in lists if lst.kind == kind), None)
-        headers = _listed_headers(text, end, of_kind, listed) if listed else []
+        runs, titled = _runs(text, start, end, of_kind)
+        # A run of nothing but headers (附录A 甲 附录B 乙, closing a paragraph) is the document's list of them.
+        labelled = [_List(kind, run[0].start, {f.label: _Listed(text[f.title_start : f.title_end], f.start,
+                                                                 f.title_start, f.title_end, False) for f in run}, True)
+                    for run in runs if not _with_content(text, run[-1].start, run[:-1])
+                    and all(f.title_end > f.title_start for f in run)]
+        headers: list[_Found] = []
+        listed = None
+        for lst in [*(lst for lst in lists if lst.kind == kind), *labelled]:
+            headers, listed = _listed_headers(text, end, of_kind, lst), lst
+            if headers:
+                break
         if not headers:
-            headers = _run(text, start, end, of_kind)
+            with_content = [run for run in runs if 2 * _with_content(text, end, run) >= len(run)]
+            headers = with_content[-1] if with_content else [f for f in titled if _closes_line(text, start, end, f)]
         for found in headers:
             breaks.update(_header_breaks(text, end, found))
-        if listed:
-            breaks.update(_list_breaks(text, end, listed, headers))
+            heads.add(found.start)
+        for lst in labelled:
+            breaks.update(_list_breaks(text, end, lst, headers if lst is listed else []))
     for lst in lists:
-        if not any(lst.kind == c.kind for c in candidates):
-            breaks.update(_list_breaks(text, end, lst, []))
-    return sorted(b for b in breaks if start < b < end)
+        breaks.update(_list_breaks(text, end, lst, headers if lst is listed else []))
+    return Cuts(tuple(sorted(b for b in breaks if start < b < end and text[b - 1] != "\n")), frozenset(heads))
 
 
 def _lists(text: str, start: int, end: int) -> list[_List]:
@@ -189,33 +222,52 @@ def _listed_title_end(text: str, end: int, at: int, entry: _Listed) -> int | Non
     return at + shared
 
 
-def _run(text: str, start: int, end: int, candidates: list[_Candidate]) -> list[_Found]:
-    """Without a list: the last run of headers numbered 1, 2, 3… each with a title and content before the next;
-    or one header that closes its line after a sentence (…特此通知。附件1：应急物资清单) with lines below.
+def _runs(text: str, start: int, end: int, candidates: list[_Candidate]) -> tuple[list[list[_Found]], list[_Found]]:
+    """Runs of headers numbered 1, 2, 3… (or A, B…) each with a title, and every titled label found.
 
-    A label at a line's start that is not the run's next header ends the run: the line reader's own header
-    (## 附录A) stands between, so a later label (在附录 B 中…) does not continue a list closing a paragraph above."""
+    A label glued to its title (附件1禁止倾倒的物质一、…) counts only after a sentence end or right after the header
+    before it; a label at a line's start that is not the run's next header ends the run: the line reader's own
+    header (## 附录A) stands between, so a later label (在附录 B 中…) does not continue a list above it."""
     titled: list[_Found] = []
     runs: list[list[_Found]] = []
     for cand in candidates:
-        title_end = None
-        if cand.separated and not _mentioned(text, cand.start):
-            title_end = _title_end(text, cand.title_start, _line_end(text, cand.title_start, end, TITLE_CHARS + 1))
-        found = _Found(cand.label, cand.start, cand.title_start, title_end) if title_end is not None else None
+        last = runs[-1][-1] if runs and runs[-1] else None
+        found = _titled(text, start, end, cand, last)
         if found:
             titled.append(found)
         number = cand.label[len(cand.kind) :]
         if found and number in ("1", "A") and _opens_sentence(text, start, cand.start):
             runs.append([found])
-        elif (found and runs and runs[-1] and _follows(runs[-1][-1].label, cand.label)
-              and _has_content(text, runs[-1][-1].title_end, cand.start)):
+        elif found and last and _follows(last.label, cand.label):
             runs[-1].append(found)
         elif runs and _at_line_start(text, start, cand.start):
             runs.append([])  # the run is over
-    runs = [run for run in runs if len(run) > 1 and _has_content(text, run[-1].title_end, end)]
-    if runs:
-        return runs[-1]
-    return [found for found in titled if _closes_line(text, start, end, found)]
+    return [run for run in runs if len(run) > 1], titled
+
+
+def _titled(text: str, start: int, end: int, cand: _Candidate, last: _Found | None) -> _Found | None:
+    """The candidate as a header with its title, or None when it reads as a mention or has no title."""
+    if _mentioned(text, cand.start):
+        return None
+    limit = _line_end(text, cand.title_start, end, TITLE_CHARS + 1)
+    if cand.separated:
+        title_end = _title_end(text, cand.title_start, limit)
+        if title_end is None and _COLON.search(text, cand.start, cand.title_start):
+            title_end = cand.title_start  # 附件8：事故废水三级防控体系一级防控：…: a header whose title is not told
+    elif (_opens_sentence(text, start, cand.start) or (last and last.title_end == cand.start)) \
+            and not _GLUED_PROSE.match(text, cand.title_start):
+        # Glued, a title ends at a word that names what titles name only where the run expects this header.
+        title_end = _title_end(text, cand.title_start, limit, named=bool(last and _follows(last.label, cand.label)))
+    else:
+        return None
+    return _Found(cand.label, cand.start, cand.title_start, title_end) if title_end is not None else None
+
+
+def _with_content(text: str, end: int, run: list[_Found]) -> int:
+    """How many headers of a run have content before the next (a header alone is an attachment whose table was
+    lost; a run of nothing but headers is a list of them)."""
+    stops = [found.start for found in run[1:]] + [end]
+    return sum(_has_content(text, found.title_end, stop) for found, stop in zip(run, stops))
 
 
 def _at_line_start(text: str, start: int, at: int) -> bool:
@@ -233,6 +285,8 @@ def _kind_of(label: str) -> str:
 def _closes_line(text: str, start: int, end: int, found: _Found) -> bool:
     """A header after a sentence end whose title runs to the line's end, with more lines below it."""
     at_line_end = found.title_end == end or text[found.title_end] == "\n"
+    if found.title_end == found.title_start:
+        return False
     before = text[max(start, found.start - MENTION_WINDOW) : found.start]
     mid_line = found.start > start and text[found.start - 1] != "\n"
     return (at_line_end and mid_line and bool(re.search(r"[。！？!?；;]\s*$", before))
@@ -240,14 +294,16 @@ def _closes_line(text: str, start: int, end: int, found: _Found) -> bool:
 
 
 def _follows(previous: str, label: str) -> bool:
-    """label is the next after previous (附件2 after 附件1, 附录B after 附录A)."""
+    """label is the next after previous: 附件2 after 附件1, 附件3-1 after 附件3, 附件4 after 附件3-2, 附录B after 附录A."""
     kind = _kind_of(label)
     if _kind_of(previous) != kind:
         return False
-    prev, number = previous[len(kind) :], label[len(kind) :]
-    if prev.isdigit() and number.isdigit():
-        return int(number) == int(prev) + 1
-    return len(prev) == len(number) == 1 and prev.isalpha() and ord(number) == ord(prev) + 1
+    prev, number = previous[len(kind) :].split("-"), label[len(kind) :].split("-")
+    if all(p.isdigit() for p in prev + number):
+        a, b = [int(p) for p in prev], [int(p) for p in number]
+        return b == [a[0] + 1] or b == [a[0], 1] or (len(a) == len(b) == 2 and b == [a[0], a[1] + 1])
+    return len(prev) == len(number) == 1 and len(prev[0]) == len(number[0]) == 1 and prev[0].isalpha() \
+        and ord(number[0]) == ord(prev[0]) + 1
 
 
 def _has_content(text: str, start: int, end: int) -> bool:
@@ -262,14 +318,23 @@ def _opens_sentence(text: str, start: int, at: int) -> bool:
     return at == start or bool(_SENTENCE_END.search(text[max(start, at - 1) : at]))
 
 
-def _title_end(text: str, at: int, limit: int) -> int | None:
-    """Where a title-like phrase at `at` ends (before `limit`), or None when the words there read as a sentence."""
+def _title_end(text: str, at: int, limit: int, named: bool = True) -> int | None:
+    """Where a title-like phrase at `at` ends (before `limit`), or None when the words there read as a sentence.
+
+    The phrase ends at a space, a sentence end or the content's first point; when the content runs straight on
+    (街道防汛指挥部成员及联系方式街道防汛指挥部24小时值班电话：…), at the last word that names what a title names."""
     stop = _TITLE_STOP.search(text, at, limit)
-    if stop is None:
-        return limit if 2 <= limit - at <= TITLE_CHARS else None
-    if stop.group(0) in _PROSE_STOP or stop.start() - at < 2:
+    if stop is not None and stop.group(0) not in _PROSE_STOP and (stop.start() - at <= RUN_ON_TITLE_CHARS or not named):
+        return stop.start() if stop.start() - at >= 2 else None
+    if stop is None and 2 <= limit - at <= TITLE_CHARS and limit < len(text) and text[limit] == "\n":
+        return limit  # the title closes its line
+    if not named:
         return None
-    return stop.start()
+    reach = stop.start() if stop is not None else min(limit, at + RUN_ON_TITLE_CHARS)
+    named = None
+    for named in _TITLE_ENDING.finditer(text, at, min(reach, at + RUN_ON_TITLE_CHARS)):
+        pass
+    return named.end() if named is not None and named.end() - at >= 2 else None
 
 
 def _line_end(text: str, at: int, end: int, reach: int) -> int:
@@ -302,7 +367,9 @@ def _header_breaks(text: str, end: int, found: _Found) -> list[int]:
 
 def _list_breaks(text: str, end: int, lst: _List, headers: list[_Found]) -> list[int]:
     """Before the list and each entry, and after the last title when the text runs on past it."""
-    out = [lst.start, *(e.mark for e in list(lst.entries.values())[1:])]  # the first shares the list's line
+    out = [lst.start]
+    if not lst.labelled:
+        out.extend(e.mark for e in list(lst.entries.values())[1:])  # the first shares the list's line
     label, last = list(lst.entries.items())[-1]
     if not last.open:
         return [*out, last.end]

@@ -22,6 +22,8 @@ _STATUS = re.compile(rf"^[#*\s]*[（(]\s*{_STATUS_WORDS}\s*(?:附录|附件|件)
 _HEADER = re.compile(
     rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:(?:{_SEPARATOR}|(?=[（(]\s*{_STATUS_WORDS}))(?P<title>.*?))?[*\s]*$"
 )
+# A header the run-on pass confirmed (附件2各病区疏散路线及集合点): the title may follow the number directly.
+_GLUED_HEADER = re.compile(rf"^{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR})?(?P<title>.*?)\s*$")
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
 _UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
@@ -54,6 +56,7 @@ class Line:
     start: int
     end: int
     text: str
+    glued: bool = False  # a header found in running text (run_on): its title may follow its label unseparated
 
 
 @dataclass(frozen=True)
@@ -98,21 +101,21 @@ def _reading_lines(text: str, start: int, end: int) -> list[Line]:
     """The lines a reader sees: the text's own, each cut where a list or header begins inside it (run_on), unless
     the line already reads as structure (a header line with its title, a line of entries, a closing list)."""
     lines = lines_of(text[start:end], start)
-    breaks = inline_breaks(text, start, end)
-    if not breaks:
+    cuts = inline_breaks(text, start, end)
+    if not cuts.breaks and not cuts.headers:
         return lines
     out, i = [], 0
     for line in lines:
         inside = []
-        while i < len(breaks) and breaks[i] < line.end:
-            if breaks[i] > line.start:
-                inside.append(breaks[i])
+        while i < len(cuts.breaks) and cuts.breaks[i] < line.end:
+            if cuts.breaks[i] > line.start:
+                inside.append(cuts.breaks[i])
             i += 1
-        if not inside or _reads_as_structure(line):
+        if _reads_as_structure(line):
             out.append(line)
             continue
         for begin, stop in zip([line.start, *inside], [*inside, line.end]):
-            out.append(Line(begin, stop, text[begin:stop]))
+            out.append(Line(begin, stop, text[begin:stop], begin in cuts.headers))
     return out
 
 
@@ -155,7 +158,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             else:  # 附录A 标题 附录B 标题 …: the document's own list of its attachments
                 listed.update({make_label(e.kind, e.number): e.title for e in entries if _is_title(e.title)})
             continue
-        match = _HEADER.match(line.text)
+        match = _HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
         if not match:
             continue
         title = _STATUS.sub("", (match.group("title") or "").strip()).strip()
