@@ -21,6 +21,8 @@ MIN_SHARED = 4
 TITLE_SLACK = 4
 # A header: the label, then a separator or the title right after it (附件一网络投票程序及要求 matches a list only).
 _HEAD = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})(?P<sep>{SPACE}[：:、.．\-－—–]{SPACE}|[ \t\u3000]+)?")
+# The kind alone (附件：, 附表：, 附：), marking a document's single attachment; 附件 glued to a title it repeats.
+_ALONE = re.compile(rf"(?:(?P<kind>附[ \u3000]?[件录表])|附(?={SPACE}[：:]))(?!{SPACE}(?:{NUMBER}|《))(?P<colon>{SPACE}[：:])?{SPACE}")
 # A list of the document's attachments: 附件：1、…, 附表：1. …, 附：1、…
 _LIST_HEAD = re.compile(rf"(?:{KIND}|附){SPACE}[：:]{SPACE}(?=[0-9０-９]{{1,3}}{SPACE}[、.．)）])")
 # An entry's number: not a digit of a longer number (2024年, 12、) nor a decimal (2.5米).
@@ -109,6 +111,7 @@ def inline_breaks(text: str, start: int = 0, end: int | None = None) -> Cuts:
     candidates = _candidates(text, start, end)
     breaks: set[int] = set()
     heads: set[int] = set()
+    confirmed: dict[int, list[_Found]] = {}  # id of the list → the headers that carry its titles
     for kind in dict.fromkeys(c.kind for c in candidates):
         of_kind = [c for c in candidates if c.kind == kind]
         runs, titled = _runs(text, start, end, of_kind)
@@ -118,10 +121,10 @@ def inline_breaks(text: str, start: int = 0, end: int | None = None) -> Cuts:
                     for run in runs if not _with_content(text, run[-1].start, run[:-1])
                     and all(f.title_end > f.title_start for f in run)]
         headers: list[_Found] = []
-        listed = None
         for lst in [*(lst for lst in lists if lst.kind == kind), *labelled]:
-            headers, listed = _listed_headers(text, end, of_kind, lst), lst
+            headers = _listed_headers(text, end, of_kind, lst)
             if headers:
+                confirmed[id(lst)] = headers
                 break
         if not headers:
             with_content = [run for run in runs if 2 * _with_content(text, end, run) >= len(run)]
@@ -130,10 +133,39 @@ def inline_breaks(text: str, start: int = 0, end: int | None = None) -> Cuts:
             breaks.update(_header_breaks(text, end, found))
             heads.add(found.start)
         for lst in labelled:
-            breaks.update(_list_breaks(text, end, lst, headers if lst is listed else []))
+            breaks.update(_list_breaks(text, end, lst, confirmed.get(id(lst), [])))
     for lst in lists:
-        breaks.update(_list_breaks(text, end, lst, headers if lst is listed else []))
+        breaks.update(_list_breaks(text, end, lst, confirmed.get(id(lst), [])))
+    if not heads:
+        for found in _unnumbered(text, start, end):
+            breaks.update(_header_breaks(text, end, found))
+            heads.add(found.start)
     return Cuts(tuple(sorted(b for b in breaks if start < b < end and text[b - 1] != "\n")), frozenset(heads))
+
+
+def _unnumbered(text: str, start: int, end: int) -> list[_Found]:
+    """A single attachment marked by its kind alone after a sentence (…施行。附件：导弹及相关物项…清单一、前言…):
+    the first such title is the attachment's, and where the kind and that title recur later (附件：矿产资源分类细目
+    附件矿产资源分类细目(一)…), the list named it and the later one begins it."""
+    named: list[_Found] = []
+    for match in _ALONE.finditer(text, start, end):
+        at = match.start()
+        if named:
+            first = named[0]
+            title = text[first.title_start : first.title_end]
+            if text.startswith(title, match.end()) and at >= first.title_end:
+                named.append(_Found(first.label, at, match.end(), match.end() + len(title)))
+            continue
+        if not match.group("colon") or _LIST_HEAD.match(text, at) or _mentioned(text, at):
+            continue
+        if not _opens_sentence(text, start, at) and not _at_line_start(text, start, at):
+            continue
+        limit = _line_end(text, match.end(), end, TITLE_CHARS + 1)
+        title_end = _title_end(text, match.end(), limit)
+        if title_end is not None and _has_content(text, title_end, end):
+            kind = normalize_kind(match.group("kind")) if match.group("kind") else "附件"
+            named.append(_Found(kind, at, match.end(), title_end))
+    return named[:1] + named[-1:] if len(named) > 1 else named
 
 
 def _lists(text: str, start: int, end: int) -> list[_List]:

@@ -24,6 +24,7 @@ _HEADER = re.compile(
 )
 # A header the run-on pass confirmed (附件2各病区疏散路线及集合点): the title may follow the number directly.
 _GLUED_HEADER = re.compile(rf"^{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR})?(?P<title>.*?)\s*$")
+_GLUED_UNNUMBERED = re.compile(rf"^{KIND}{SPACE}(?P<sep>[：:])?\s*(?P<title>.*?)\s*$")
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
 _UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
@@ -222,7 +223,8 @@ def _unnumbered(
     attachment and the last begins it, as with a list before numbered headers."""
     found: dict[str, _Header] = {}
     for i, line in enumerate(lines):
-        match = None if line.start in in_list else _UNNUMBERED.match(line.text) or _FU.match(line.text)
+        match = None if line.start in in_list else (_UNNUMBERED.match(line.text) or _FU.match(line.text)
+                                                    or (_GLUED_UNNUMBERED.match(line.text) if line.glued else None))
         if not match:
             continue
         kind, title = _kind_of(match), (match.group("title") or "").strip()
