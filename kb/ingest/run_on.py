@@ -48,6 +48,7 @@ _TITLE_ENDING = re.compile(
 RUN_ON_TITLE_CHARS = 30  # a title glued to its content is read no further than this
 # A label glued to words that go on with the sentence (附件一的杀虫剂, 附件2所列物资, 附表二规定的格式) is a mention.
 _GLUED_PROSE = re.compile(r"[的所及和与或等之]|规定|列明|中的|执行|填写")
+_WORD = re.compile(r"\w")  # a title has words, not only marks (**附：** closes its bold with **)
 _COLON = re.compile(r"[：:]")
 _SENTENCE_MARK = re.compile(r"[。；;！？!?，,]")  # what the line reader takes for a sentence rather than a title
 # Words right before a label that make it a mention (详见附件一：…, 按附件2：…填写, 附件1和附件2：…).
@@ -161,7 +162,7 @@ def _unnumbered(text: str, start: int, end: int) -> list[_Found]:
         if not _opens_sentence(text, start, at) and not _at_line_start(text, start, at):
             continue
         limit = _line_end(text, match.end(), end, TITLE_CHARS + 1)
-        title_end = _title_end(text, match.end(), limit)
+        title_end = _title_end(text, match.end(), limit, named=False)
         if title_end is not None and _has_content(text, title_end, end):
             kind = normalize_kind(match.group("kind")) if match.group("kind") else "附件"
             named.append(_Found(kind, at, match.end(), title_end))
@@ -351,9 +352,13 @@ def _opens_sentence(text: str, start: int, at: int) -> bool:
 
 
 def _title_end(text: str, at: int, limit: int, named: bool = True) -> int | None:
-    """Where a title-like phrase at `at` ends (before `limit`), or None when the words there read as a sentence.
+    """Where a title-like phrase at `at` ends (before `limit`), or None when the words there read as a sentence."""
+    found = _phrase_end(text, at, limit, named)
+    return found if found is not None and len(_WORD.findall(text, at, found)) >= 2 else None
 
-    The phrase ends at a space, a sentence end or the content's first point; when the content runs straight on
+
+def _phrase_end(text: str, at: int, limit: int, named: bool) -> int | None:
+    """The end of the phrase at `at`: it ends at a space, a sentence end or the content's first point; when the content runs straight on
     (街道防汛指挥部成员及联系方式街道防汛指挥部24小时值班电话：…), at the last word that names what a title names."""
     stop = _TITLE_STOP.search(text, at, limit)
     if stop is not None and stop.group(0) not in _PROSE_STOP and (stop.start() - at <= RUN_ON_TITLE_CHARS or not named):
@@ -388,7 +393,7 @@ def _common_prefix(a: str, b: str) -> str:
 def _header_breaks(text: str, end: int, found: _Found) -> list[int]:
     """Before the header, and after its title when content follows on its line and the line reader would not take
     the whole rest of the line for the title."""
-    out = [found.start]
+    out = [] if _at_line_start(text, 0, found.start) else [found.start]  # ## 附件：… keeps its heading marks
     line_end = _line_end(text, found.title_start, end, TITLE_CHARS + 1)
     rest = text[found.title_start : line_end]
     runs_on = line_end - found.title_start > TITLE_CHARS or _SENTENCE_MARK.search(rest)
