@@ -50,7 +50,6 @@ RUN_ON_TITLE_CHARS = 30  # a title glued to its content is read no further than 
 _GLUED_PROSE = re.compile(r"[的所及和与或等之]|规定|列明|中的|执行|填写")
 _WORD = re.compile(r"\w")  # a title has words, not only marks (**附：** closes its bold with **)
 _COLON = re.compile(r"[：:]")
-_SENTENCE_MARK = re.compile(r"[。；;！？!?，,]")  # what the line reader takes for a sentence rather than a title
 # Words right before a label that make it a mention (详见附件一：…, 按附件2：…填写, 附件1和附件2：…).
 _REFERS = re.compile(r"(?:(?<!意)见|按照?|依照|参照|依据|根据|参阅|填写|填报|报送|和|及|与|或|、|至|《|“|\")[ \t\u3000]*$")
 # A run's first header follows the end of a sentence, a space or a closing bracket: not a word of the sentence.
@@ -391,13 +390,11 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 def _header_breaks(text: str, end: int, found: _Found) -> list[int]:
-    """Before the header, and after its title when content follows on its line and the line reader would not take
-    the whole rest of the line for the title."""
+    """Before the header (unless it opens its line), and after its title when content follows on its line: a line
+    the line reader reads as a header with its title is never cut (splitting keeps such lines whole)."""
     out = [] if _at_line_start(text, 0, found.start) else [found.start]  # ## 附件：… keeps its heading marks
-    line_end = _line_end(text, found.title_start, end, TITLE_CHARS + 1)
-    rest = text[found.title_start : line_end]
-    runs_on = line_end - found.title_start > TITLE_CHARS or _SENTENCE_MARK.search(rest)
-    if text[found.title_end : line_end].strip() and runs_on:
+    line_end = _line_end(text, found.title_end, end, TITLE_CHARS + 1)
+    if text[found.title_end : line_end].strip():
         out.append(found.title_end)
     return out
 
