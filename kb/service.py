@@ -14,6 +14,7 @@ from kb.search.retrieval import Retriever
 from kb.session_libraries import SessionLibraries
 from kb.agent.pipeline import AgentPipeline
 from kb.settings import Settings
+from kb.token_guard import TokenGuard
 from kb.stores import Stores, open_stores
 from kb.turn import Hit
 from kb.ingest.uploads import clear_staging
@@ -31,6 +32,7 @@ class Service:
     read: ReadModels
     pipeline: Pipeline
     sessions: SessionLibraries  # visitors' private libraries, per browser session
+    tokens: TokenGuard  # the write token's check, shared by the UI and the HTTP API
 
     def close(self) -> None:
         self.history.close()
@@ -52,9 +54,11 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     pipeline_class = Pipeline
     if settings.agent_mode:
         pipeline_class = AgentPipeline
-    sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60)
+    sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60,
+                                forget=history.forget_documents)
     sessions.sweep()
-    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions)
+    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions,
+                   TokenGuard())
 
 
 def _reranker(settings: Settings) -> Reranker:

@@ -44,6 +44,7 @@ class BM25Index:
             self._index.index((tokens.ids(self.chunks), tokens.vocab), show_progress=False)
         self._libraries = np.array([c.library for c in self.chunks], dtype=object)
         self.libraries = frozenset(c.library for c in self.chunks)  # every library that holds a chunk
+        self.documents = frozenset(c.doc_id for c in self.chunks)  # every document that holds a chunk
         self._docs = np.array([c.doc_id for c in self.chunks], dtype=object)
         self._continues = {c.chunk_id: c.continues for c in self.chunks if c.continues}
         self._lock = threading.Lock()  # bm25s retrieval is not documented as thread-safe
@@ -60,7 +61,7 @@ class BM25Index:
         if self._index is None or not tokens:
             return []
         mask = np.ones(len(self.chunks), dtype=np.float32)
-        if libraries:
+        if libraries and not self.libraries <= set(libraries):  # a mask that keeps every chunk is skipped
             mask *= np.isin(self._libraries, list(libraries))
         if doc_id:
             mask *= self._docs == doc_id

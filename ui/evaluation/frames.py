@@ -25,7 +25,7 @@ METRIC_NAMES = {
 MODE_NAMES = {"graph": "annex-rag 图谱模式", "naive": "朴素向量 RAG", "keyword": "FastGPT 式关键词工作流"}  # as 对比 says
 # The per-question table: kb.eval's field → its column on the page and in the CSV (others keep their own name).
 COLUMN_NAMES = {
-    "line": "行", "kind": "题型", "doc": "文档", "question": "问题", "ms": "用时（毫秒）", "expected": "期望附件",
+    "line": "行", "kind": "题型", "doc": "文档", "question": "问题", "history": "先问的题", "ms": "用时（毫秒）", "expected": "期望附件",
     "found": "找到", "missing": "漏掉", "reached_prompt": "进入回答材料", "other_docs_attachments": "别的文件的附件数",
     "shown": "展示的附件", "prompted": "回答材料里的附件", "answer_contains_ok": "答案字符串已展示",
     "absent": "没展示的答案字符串", "unanswerable_ok": "正确拒答", "answer": "回答",
@@ -130,7 +130,7 @@ def outcomes_frame(outcomes: Mapping[str, Sequence[Outcome]], names: Mapping[str
 
 HIDDEN = tuple(COLUMN_NAMES[k] for k in ("shown", "prompted", "answer", "reached_prompt", "other_docs_attachments"))
 # Widths of the page's columns, by header; a column not named gets the rest of the width.
-WIDTHS = {"模式": "170px", "结果": "64px", "行": "44px", "题型": "72px", "文档": "180px", "问题": "300px",
+WIDTHS = {"模式": "170px", "结果": "64px", "行": "44px", "题型": "72px", "文档": "180px", "问题": "300px", "先问的题": "160px",
           "用时（毫秒）": "80px", "期望附件": "110px", "找到": "110px", "漏掉": "90px", "答案字符串已展示": "90px",
           "没展示的答案字符串": "150px", "正确拒答": "72px"}
 
