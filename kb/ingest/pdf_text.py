@@ -1,0 +1,183 @@
+"""Read a PDF into text with each page's start: the text layer through pypdfium2, scanned pages through OCR when
+the `ocr` extra is installed (kb/ingest/pdf_ocr.py), else a note naming those pages and the command enabling OCR."""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Callable
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from kb.errors import ParseError
+from kb.ingest import pdf_ocr
+from kb.ingest.pdf_layout import CELL_GAP, Box, Page, page_lines, page_texts
+
+MAX_PAGES = 5000  # a page-count bomb: far more pages than any plan or law
+MAX_CHARS_PER_PAGE = 200_000  # an object bomb: a page of more characters than any page a person reads
+MAX_OBJECTS_PER_PAGE = 200_000
+RULE_THICKNESS = 2.0  # points: a path this thin and wider than RULE_MIN_WIDTH is a table rule
+RULE_MIN_WIDTH = 10.0
+PageProgress = Callable[[int, int], None]  # (scanned pages read, scanned pages) → None, one call per OCR page
+_RESAVE = "open it in a PDF reader and save or print it as a new PDF"
+
+
+@dataclass(frozen=True)
+class PdfText:
+    """A PDF's text, where each page starts in it, and what the reader could not read."""
+
+    text: str
+    pages: tuple[int, ...]  # offset in `text` where page n+1 starts
+    notes: tuple[str, ...] = ()  # said on the file's result line (pages without text, OCR not installed)
+
+
+def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> PdfText:
+    """The text of a PDF, page by page; raise ParseError for a file that is not a readable PDF."""
+    pdf = _open(name, raw)
+    try:
+        count = len(pdf)
+        if count == 0:
+            raise ParseError(name, "is a PDF with no pages.")
+        if count > MAX_PAGES:
+            raise ParseError(name, f"has {count} pages, over the {MAX_PAGES} a document may have; split the PDF.")
+        pages: list[Page] = []
+        scanned: list[int] = []
+        for index in range(count):
+            page = pdf[index]
+            try:
+                boxes = _text_boxes(name, index, page)
+                if not boxes and _has_image(name, index, page):
+                    scanned.append(index)
+                pages.append(Page(tuple(page_lines(boxes)), page.get_width(), ()))
+            finally:
+                page.close()
+        notes: tuple[str, ...] = ()
+        if scanned:
+            if pdf_ocr.available():
+                for done, index in enumerate(scanned, 1):
+                    page = pdf[index]
+                    try:
+                        pages[index] = Page(tuple(page_lines(pdf_ocr.read_page(page))), page.get_width(), ())
+                    finally:
+                        page.close()
+                    if progress:
+                        progress(done, len(scanned))
+                notes = (f"第{_page_list(scanned)}页为扫描页，已用 OCR 识别",)
+            else:
+                notes = (f"第{_page_list(scanned)}页没有文字层（扫描页），未读取；安装 OCR 后重新上传："
+                         f"{pdf_ocr.INSTALL}",)
+        pages = [_with_rules(pdf, i, p) for i, p in enumerate(pages)]
+    finally:
+        pdf.close()
+    texts = page_texts(pages)
+    starts, parts, offset = [], [], 0
+    for text in texts:
+        starts.append(offset)
+        parts.append(text)
+        offset += len(text) + 1
+    return PdfText("\n".join(parts), tuple(starts), notes)
+
+
+def _open(name: str, raw: bytes) -> pdfium.PdfDocument:
+    try:
+        return pdfium.PdfDocument(raw)
+    except pdfium.PdfiumError as exc:
+        reason = str(exc)
+        if "password" in reason.lower():
+            raise ParseError(name, "is a password-protected PDF; remove the password (print it to a new PDF) and "
+                                   "upload it again.") from exc
+        if "format" in reason.lower() or "file" in reason.lower():
+            raise ParseError(name, f"is not a readable PDF ({reason}); it may be damaged or cut off: {_RESAVE}.") \
+                from exc
+        raise ParseError(name, f"cannot be read as a PDF ({reason}); {_RESAVE}.") from exc
+
+
+def _text_boxes(name: str, index: int, page: pdfium.PdfPage) -> list[Box]:
+    """The page's runs of text: characters in content order on one line without a gap wider than a cell gap,
+    each with its font box (pdfium's loose box: the em square, so a run's characters touch)."""
+    textpage = page.get_textpage()
+    try:
+        count = textpage.count_chars()
+        if count > MAX_CHARS_PER_PAGE:
+            raise ParseError(name, f"page {index + 1} holds {count} characters, more than any readable page "
+                                   f"({MAX_CHARS_PER_PAGE}); it looks built to overload a reader: {_RESAVE}.")
+        raw, rect = textpage.raw, pdfium_c.FS_RECTF()
+        ref = ctypes.byref(rect)
+        unicode, loose, generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox, \
+            pdfium_c.FPDFText_IsGenerated
+        boxes: list[Box] = []
+        run: list[str] = []
+        left = bottom = right = top = 0.0
+        space = False
+        for i in range(count):
+            ch = chr(unicode(raw, i) or 0x20)
+            if ch in "\r\n\x00\ufffe\uffff" or ch == "\x02":
+                if run:
+                    boxes.append(Box("".join(run), left, bottom, right, top))
+                run, space = [], False
+                continue
+            if ch.isspace():
+                space = space or not generated(raw, i) or bool(run and run[-1].isascii())
+                continue
+            loose(raw, i, ref)
+            height = max(1.0, rect.top - rect.bottom)
+            same_line = run and min(top, rect.top) - max(bottom, rect.bottom) > 0.5 * min(top - bottom, height)
+            if same_line and -0.5 * height <= rect.left - right <= CELL_GAP * height:
+                if space and (run[-1].isascii() or ch.isascii() or not generated(raw, i - 1)):
+                    run.append(" ")
+                run.append(ch)
+                right, bottom, top = max(right, rect.right), min(bottom, rect.bottom), max(top, rect.top)
+            else:
+                if run:
+                    boxes.append(Box("".join(run), left, bottom, right, top))
+                run = [ch]
+                left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
+            space = False
+        if run:
+            boxes.append(Box("".join(run), left, bottom, right, top))
+        return boxes
+    finally:
+        textpage.close()
+
+
+def _objects(name: str, index: int, page: pdfium.PdfPage, kind: int):
+    for n, obj in enumerate(page.get_objects(filter=(kind,), max_depth=3)):
+        if n >= MAX_OBJECTS_PER_PAGE:
+            raise ParseError(name, f"page {index + 1} holds more than {MAX_OBJECTS_PER_PAGE} drawing objects; it "
+                                   f"looks built to overload a reader: {_RESAVE}.")
+        yield obj
+
+
+def _has_image(name: str, index: int, page: pdfium.PdfPage) -> bool:
+    return next(_objects(name, index, page, pdfium_c.FPDF_PAGEOBJ_IMAGE), None) is not None
+
+
+def _with_rules(pdf: pdfium.PdfDocument, index: int, page: Page) -> Page:
+    """A page with table rows gets the heights of its horizontal rules: a cell's wrapped lines sit between two."""
+    if not any(len(line.cells) > 1 for line in page.lines):
+        return page
+    pdf_page = pdf[index]
+    try:
+        rules = set()
+        for obj in _objects("", index, pdf_page, pdfium_c.FPDF_PAGEOBJ_PATH):
+            left, bottom, right, top = obj.get_bounds()
+            if right - left < RULE_MIN_WIDTH:
+                continue
+            if top - bottom <= RULE_THICKNESS:
+                rules.add(round((top + bottom) / 2, 1))
+            else:  # a cell drawn as a rectangle: its top and bottom edges
+                rules.update((round(top, 1), round(bottom, 1)))
+    finally:
+        pdf_page.close()
+    return Page(page.lines, page.width, tuple(sorted(rules)))
+
+
+def _page_list(indexes: list[int]) -> str:
+    """1-based page numbers, runs written as ranges: 2、5-7."""
+    runs: list[list[int]] = []
+    for n in (i + 1 for i in indexes):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return "、".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
