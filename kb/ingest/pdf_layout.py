@@ -24,6 +24,15 @@ class Box:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """A vertical table rule: its x and the heights it spans."""
+
+    x: float
+    bottom: float
+    top: float
+
+
+@dataclass(frozen=True)
 class Line:
     """One visual line: its cells (one unless it is a table row), position and text height."""
 
@@ -68,8 +77,9 @@ _SENTENCE_END = "。！？；：!?;:"
 _ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
 
 
-def page_lines(boxes: Sequence[Box]) -> list[Line]:
-    """Boxes grouped into visual lines (vertical overlap), top to bottom; wide gaps split a line into cells."""
+def page_lines(boxes: Sequence[Box], rules: Sequence[Rule] = ()) -> list[Line]:
+    """Boxes grouped into visual lines (vertical overlap), top to bottom; a table's vertical rules, or else wide
+    gaps, split a line into cells."""
     rows: list[list[Box]] = []
     for box in sorted(boxes, key=lambda b: (-b.top, b.left)):
         if not box.text.strip():
@@ -82,12 +92,16 @@ def page_lines(boxes: Sequence[Box]) -> list[Line]:
                 break
         else:
             rows.append([box])
-    lines = [_line(sorted(row, key=lambda b: b.left)) for row in rows]
+    lines = [_line(sorted(row, key=lambda b: b.left), rules) for row in rows]
     return sorted(lines, key=lambda line: -line.top)
 
 
-def _line(boxes: list[Box]) -> Line:
+def _line(boxes: list[Box], rules: Sequence[Rule] = ()) -> Line:
     height = max(1.0, max(b.top - b.bottom for b in boxes))
+    middle = (max(b.top for b in boxes) + min(b.bottom for b in boxes)) / 2
+    xs = sorted({round(r.x) for r in rules if r.bottom <= middle <= r.top})
+    if len(xs) >= 2:
+        return _ruled_line(boxes, xs)
     cells = [boxes[0].text.strip()]
     lefts = [boxes[0].left]
     for previous, box in zip(boxes, boxes[1:]):
@@ -103,6 +117,25 @@ def _line(boxes: list[Box]) -> Line:
     kept = [(c, x) for c, x in zip(cells, lefts) if c]
     return Line(tuple(c for c, _ in kept), boxes[0].left, max(b.right for b in boxes),
                 max(b.top for b in boxes), min(b.bottom for b in boxes), tuple(x for _, x in kept))
+
+
+def _ruled_line(boxes: list[Box], xs: list[int]) -> Line:
+    """A table row between vertical rules: one cell per column, empty ones kept, text outside the rules apart."""
+    edges = [x for i, x in enumerate(xs) if i == 0 or x - xs[i - 1] > 2]
+    cells: dict[int, list[str]] = {}
+    for box in boxes:
+        centre = (box.left + box.right) / 2
+        column = sum(1 for x in edges if x <= centre)  # 0: left of the table, len(edges): right of it
+        cells.setdefault(column, []).append(box.text.strip())
+    inside = ["".join(cells.get(i, [])) for i in range(1, len(edges))]
+    before = ["".join(cells[0])] if 0 in cells else []
+    after = ["".join(cells[len(edges)])] if len(edges) in cells else []
+    texts = before + inside + after
+    lefts = [boxes[0].left] * len(before) + [float(x) for x in edges[:-1]] + [float(edges[-1])] * len(after)
+    if not any(inside):
+        texts, lefts = [t for t in texts if t], [x for t, x in zip(texts, lefts) if t]
+    return Line(tuple(texts), boxes[0].left, max(b.right for b in boxes), max(b.top for b in boxes),
+                min(b.bottom for b in boxes), tuple(lefts))
 
 
 def is_page_number(text: str) -> bool:
@@ -134,7 +167,7 @@ def body_lines(page: Page, running: set[str]) -> list[Line]:
         edge = i < EDGE_LINES or i >= len(lines) - EDGE_LINES
         text = line.text
         if edge and (_normalized(text) in running or is_page_number(text)
-                     or all(_BROWSER_LINE.match(c) or is_page_number(c) for c in line.cells)):
+                     or any(_BROWSER_LINE.match(c) for c in line.cells)):
             continue
         keep.append(line)
     return keep

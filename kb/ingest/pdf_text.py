@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from kb.errors import ParseError
 from kb.ingest import pdf_ocr
-from kb.ingest.pdf_layout import CELL_GAP, Box, Page, page_lines, page_texts
+from kb.ingest.pdf_layout import CELL_GAP, Box, Page, Rule, page_lines, page_texts
 
 MAX_PAGES = 5000  # a page-count bomb: far more pages than any plan or law
 MAX_CHARS_PER_PAGE = 200_000  # an object bomb: a page of more characters than any page a person reads
@@ -45,10 +45,11 @@ def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> Pdf
         for index in range(count):
             page = pdf[index]
             try:
-                boxes = _text_boxes(name, index, page)
+                across, down = _rules(name, index, page)
+                boxes = _text_boxes(name, index, page, down)
                 if not boxes and _has_image(name, index, page):
                     scanned.append(index)
-                pages.append(Page(tuple(page_lines(boxes)), page.get_width(), ()))
+                pages.append(Page(tuple(page_lines(boxes, down)), page.get_width(), across))
             finally:
                 page.close()
         notes: tuple[str, ...] = ()
@@ -66,7 +67,6 @@ def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> Pdf
             else:
                 notes = (f"第{_page_list(scanned)}页没有文字层（扫描页），未读取；安装 OCR 后重新上传："
                          f"{pdf_ocr.INSTALL}",)
-        pages = [_with_rules(pdf, i, p) for i, p in enumerate(pages)]
     finally:
         pdf.close()
     texts = page_texts(pages)
@@ -92,7 +92,7 @@ def _open(name: str, raw: bytes) -> pdfium.PdfDocument:
         raise ParseError(name, f"cannot be read as a PDF ({reason}); {_RESAVE}.") from exc
 
 
-def _text_boxes(name: str, index: int, page: pdfium.PdfPage) -> list[Box]:
+def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rule] = ()) -> list[Box]:
     """The page's runs of text: characters in content order on one line without a gap wider than a cell gap,
     each with its font box (pdfium's loose box: the em square, so a run's characters touch)."""
     textpage = page.get_textpage()
@@ -122,7 +122,9 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage) -> list[Box]:
             loose(raw, i, ref)
             height = max(1.0, rect.top - rect.bottom)
             same_line = run and min(top, rect.top) - max(bottom, rect.bottom) > 0.5 * min(top - bottom, height)
-            if same_line and -0.5 * height <= rect.left - right <= CELL_GAP * height:
+            ruled = any(right - 1 <= r.x <= rect.left + 1 and r.bottom <= (rect.top + rect.bottom) / 2 <= r.top
+                        for r in rules) if rules and same_line else False
+            if same_line and not ruled and -0.5 * height <= rect.left - right <= CELL_GAP * height:
                 if space and (run[-1].isascii() or ch.isascii() or not generated(raw, i - 1)):
                     run.append(" ")
                 run.append(ch)
@@ -152,24 +154,22 @@ def _has_image(name: str, index: int, page: pdfium.PdfPage) -> bool:
     return next(_objects(name, index, page, pdfium_c.FPDF_PAGEOBJ_IMAGE), None) is not None
 
 
-def _with_rules(pdf: pdfium.PdfDocument, index: int, page: Page) -> Page:
-    """A page with table rows gets the heights of its horizontal rules: a cell's wrapped lines sit between two."""
-    if not any(len(line.cells) > 1 for line in page.lines):
-        return page
-    pdf_page = pdf[index]
-    try:
-        rules = set()
-        for obj in _objects("", index, pdf_page, pdfium_c.FPDF_PAGEOBJ_PATH):
-            left, bottom, right, top = obj.get_bounds()
-            if right - left < RULE_MIN_WIDTH:
-                continue
-            if top - bottom <= RULE_THICKNESS:
-                rules.add(round((top + bottom) / 2, 1))
-            else:  # a cell drawn as a rectangle: its top and bottom edges
-                rules.update((round(top, 1), round(bottom, 1)))
-    finally:
-        pdf_page.close()
-    return Page(page.lines, page.width, tuple(sorted(rules)))
+def _rules(name: str, index: int, page: pdfium.PdfPage) -> tuple[tuple[float, ...], tuple[Rule, ...]]:
+    """The page's table rules: heights of its horizontal ones, and its vertical ones (a cell drawn as a rectangle
+    gives its four edges)."""
+    across: set[float] = set()
+    down: list[Rule] = []
+    for obj in _objects(name, index, page, pdfium_c.FPDF_PAGEOBJ_PATH):
+        left, bottom, right, top = obj.get_bounds()
+        wide, tall = right - left >= RULE_MIN_WIDTH, top - bottom >= RULE_MIN_WIDTH / 2
+        if wide and top - bottom <= RULE_THICKNESS:
+            across.add(round((top + bottom) / 2, 1))
+        elif tall and right - left <= RULE_THICKNESS:
+            down.append(Rule((left + right) / 2, bottom, top))
+        elif wide and tall:
+            across.update((round(top, 1), round(bottom, 1)))
+            down.extend((Rule(left, bottom, top), Rule(right, bottom, top)))
+    return tuple(sorted(across)), tuple(down)
 
 
 def _page_list(indexes: list[int]) -> str:
