@@ -73,7 +73,7 @@ _PAGE_NUMBER = re.compile(
 # A browser's printed header and footer: the date and time, the page's title, its address and n/N.
 _BROWSER_LINE = re.compile(r"^(?:[0-9]{1,4}[/-][0-9]{1,2}[/-][0-9]{1,4}[, ]+[0-9]{1,2}:[0-9]{2}(?:\s*[AP]M)?|"
                            r"(?:file|https?)://\S*)", re.I)
-_SENTENCE_END = "。！？；：!?;:"
+_SENTENCE_END = "。！？；：!?;:."
 _ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
 
 
@@ -179,7 +179,7 @@ def page_texts(pages: Sequence[Page]) -> list[str]:
     running = running_lines(pages)
     texts: list[list[str]] = []
     pending_join = False
-    right_edge = max((line.right for page in pages for line in page.lines if len(line.cells) == 1), default=0.0)
+    right_edge = _right_margin(pages)
     for page in pages:
         lines = body_lines(page, running)
         out = _join_wrapped(lines, page.rules, right_edge)
@@ -194,6 +194,15 @@ def page_texts(pages: Sequence[Page]) -> list[str]:
 
 
 _HEADER_STARTS = ("附件", "附表", "附录", "第")
+MARGIN_LINES = 3  # lines that must reach the right margin before a line there is taken to wrap
+
+
+def _right_margin(pages: Sequence[Page]) -> float:
+    """Where the text's lines end when they wrap; infinity when too few lines reach one place to tell."""
+    lines = [line for page in pages for line in page.lines if len(line.cells) == 1]
+    edge = max((line.right for line in lines), default=0.0)
+    reaching = sum(1 for line in lines if line.right >= edge - 1.6 * line.height)
+    return edge if reaching >= MARGIN_LINES else float("inf")
 
 
 def _wraps(line: Line, right_edge: float) -> bool:

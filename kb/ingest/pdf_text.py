@@ -3,6 +3,7 @@ the `ocr` extra is installed (kb/ingest/pdf_ocr.py), else a note naming those pa
 from __future__ import annotations
 
 import ctypes
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -14,12 +15,14 @@ from kb.ingest import pdf_ocr
 from kb.ingest.pdf_layout import CELL_GAP, Box, Page, Rule, page_lines, page_texts
 
 MAX_PAGES = 5000  # a page-count bomb: far more pages than any plan or law
-MAX_CHARS_PER_PAGE = 200_000  # an object bomb: a page of more characters than any page a person reads
+MAX_CHARS_PER_PAGE = 50_000  # an object bomb: a page of more characters than any page a person reads
 MAX_OBJECTS_PER_PAGE = 200_000
 RULE_THICKNESS = 2.0  # points: a path this thin and wider than RULE_MIN_WIDTH is a table rule
 RULE_MIN_WIDTH = 10.0
 PageProgress = Callable[[int, int], None]  # (scanned pages read, scanned pages) → None, one call per OCR page
 _RESAVE = "open it in a PDF reader and save or print it as a new PDF"
+_ENCRYPTED = re.compile(rb"/Encrypt\s*(?:\d+\s+\d+\s+R|<<)")
+_NO_PAGES = re.compile(rb"/Type\s*/Pages\b[^>]*/Count\s+0\b")
 
 
 @dataclass(frozen=True)
@@ -82,14 +85,14 @@ def _open(name: str, raw: bytes) -> pdfium.PdfDocument:
     try:
         return pdfium.PdfDocument(raw)
     except pdfium.PdfiumError as exc:
-        reason = str(exc)
-        if "password" in reason.lower():
+        # PDFium's error code outlives the call that set it (a failed load may report an earlier file's error),
+        # so the file itself says what it is.
+        if _ENCRYPTED.search(raw):
             raise ParseError(name, "is a password-protected PDF; remove the password (print it to a new PDF) and "
                                    "upload it again.") from exc
-        if "format" in reason.lower() or "file" in reason.lower():
-            raise ParseError(name, f"is not a readable PDF ({reason}); it may be damaged or cut off: {_RESAVE}.") \
-                from exc
-        raise ParseError(name, f"cannot be read as a PDF ({reason}); {_RESAVE}.") from exc
+        if _NO_PAGES.search(raw):
+            raise ParseError(name, "is a PDF with no pages.") from exc
+        raise ParseError(name, f"is not a readable PDF ({exc}); it may be damaged or cut off: {_RESAVE}.") from exc
 
 
 def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rule] = ()) -> list[Box]:
