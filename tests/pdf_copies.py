@@ -19,6 +19,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from kb.ingest.text_encoding import decode_text
+
 CHROMIUM = shutil.which("chromium")
 SOFFICE = shutil.which("soffice")
 _STYLE = ("body{font-family:'WenQuanYi Micro Hei','Noto Sans CJK SC',sans-serif;font-size:11pt;line-height:1.5}"
@@ -29,7 +31,7 @@ _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 def document_html(path: Path) -> str:
     """A document as the web page a browser prints: Markdown rendered with its tables; a .txt one paragraph a line,
     its `| a | b |` rows as a table."""
-    text = path.read_text(encoding="utf-8")
+    text = decode_text(path.name, path.read_bytes()).replace("\r\n", "\n")
     if path.suffix != ".md":
         blocks, table = [], []
         for line in text.splitlines():

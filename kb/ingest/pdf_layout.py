@@ -75,6 +75,7 @@ _BROWSER_LINE = re.compile(r"^(?:[0-9]{1,4}[/-][0-9]{1,2}[/-][0-9]{1,4}[, ]+[0-9
                            r"(?:file|https?)://\S*)", re.I)
 _SENTENCE_END = "。！？；：!?;:."
 _ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
+_LEADING_WORD = re.compile(r"[A-Za-z0-9\-.,/:%@_()（）]+")  # a run a browser does not break inside
 
 
 def page_lines(boxes: Sequence[Box], rules: Sequence[Rule] = ()) -> list[Line]:
@@ -178,18 +179,18 @@ def page_texts(pages: Sequence[Page]) -> list[str]:
     joined to the previous page's last line, so each page's text starts where its own words begin)."""
     running = running_lines(pages)
     texts: list[list[str]] = []
-    pending_join = False
+    last: Line | None = None  # the previous page's last line, when it may go on here
     right_edge = _right_margin(pages)
     for page in pages:
         lines = body_lines(page, running)
         out = _join_wrapped(lines, page.rules, right_edge)
-        if pending_join and out and texts and texts[-1]:
+        if last is not None and out and texts and texts[-1] and _wraps(last, right_edge, out[0][0]):
             first = out[0][1]
             if not first.startswith(_HEADER_STARTS):
                 texts[-1][-1] = _joined(texts[-1][-1], first)
                 out = out[1:]
         texts.append([text for _, text in out])
-        pending_join = bool(lines) and bool(out or texts[-1]) and _wraps(lines[-1], right_edge)
+        last = lines[-1] if lines and (out or texts[-1]) else None
     return ["\n".join(t) for t in texts]
 
 
@@ -205,11 +206,21 @@ def _right_margin(pages: Sequence[Page]) -> float:
     return edge if reaching >= MARGIN_LINES else float("inf")
 
 
-def _wraps(line: Line, right_edge: float) -> bool:
-    """The line runs to the right margin without ending its sentence: the text goes on in the next line."""
-    if len(line.cells) != 1:
+def _wraps(line: Line, right_edge: float, following: Line | None = None) -> bool:
+    """The line runs to the right margin without ending its sentence, or stops short of it only because the next
+    line's first word (a phone number, 0571-86301120) would not fit: the text goes on in the next line."""
+    if len(line.cells) != 1 or line.text.endswith(tuple(_SENTENCE_END)):
         return False
-    return line.right >= right_edge - 1.6 * line.height and not line.text.endswith(tuple(_SENTENCE_END))
+    room = right_edge - line.right
+    if room <= 1.6 * line.height:
+        return True
+    if following is None or len(following.cells) != 1 or abs(following.left - line.left) > line.height:
+        return False
+    word = _LEADING_WORD.match(following.text)
+    if not word:
+        return False
+    width = (following.right - following.left) / max(1, len(following.text)) * len(word.group())
+    return width > room - 0.5 * line.height
 
 
 def _joined(first: str, second: str) -> str:
@@ -236,7 +247,7 @@ def _join_wrapped(lines: list[Line], rules: Sequence[float], right_edge: float) 
             out.append((line, line.text))
             continue
         cells, band = None, None
-        if out and len(out[-1][0].cells) == 1 and _wraps(out[-1][0], right_edge) and not line.text.startswith(
+        if out and len(out[-1][0].cells) == 1 and _wraps(out[-1][0], right_edge, line) and not line.text.startswith(
                 _HEADER_STARTS):
             previous, text = out[-1]
             joined = _joined(text, line.text)

@@ -2,6 +2,7 @@
 the `ocr` extra is installed (kb/ingest/pdf_ocr.py), else a note naming those pages and the command enabling OCR."""
 from __future__ import annotations
 
+import bisect
 import ctypes
 import re
 from dataclasses import dataclass
@@ -105,30 +106,31 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
             raise ParseError(name, f"page {index + 1} holds {count} characters, more than any readable page "
                                    f"({MAX_CHARS_PER_PAGE}); it looks built to overload a reader: {_RESAVE}.")
         raw, rect = textpage.raw, pdfium_c.FS_RECTF()
+        xs = [r.x for r in rules]
         ref = ctypes.byref(rect)
         unicode, loose, generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox, \
             pdfium_c.FPDFText_IsGenerated
         boxes: list[Box] = []
         run: list[str] = []
         left = bottom = right = top = 0.0
-        space = False
+        space = written = False  # a space before this character; one the PDF itself holds (not pdfium's guess)
         for i in range(count):
             ch = chr(unicode(raw, i) or 0x20)
             if ch in "\r\n\x00\ufffe\uffff" or ch == "\x02":
                 if run:
                     boxes.append(Box("".join(run), left, bottom, right, top))
-                run, space = [], False
+                run, space, written = [], False, False
                 continue
             if ch.isspace():
-                space = space or not generated(raw, i) or bool(run and run[-1].isascii())
+                space, written = True, written or not generated(raw, i)
                 continue
             loose(raw, i, ref)
             height = max(1.0, rect.top - rect.bottom)
             same_line = run and min(top, rect.top) - max(bottom, rect.bottom) > 0.5 * min(top - bottom, height)
-            ruled = any(right - 1 <= r.x <= rect.left + 1 and r.bottom <= (rect.top + rect.bottom) / 2 <= r.top
-                        for r in rules) if rules and same_line else False
+            ruled = same_line and bool(rules) and _ruled_between(rules, xs, right - 1, rect.left + 1,
+                                                                  (rect.top + rect.bottom) / 2)
             if same_line and not ruled and -0.5 * height <= rect.left - right <= CELL_GAP * height:
-                if space and (run[-1].isascii() or ch.isascii() or not generated(raw, i - 1)):
+                if space and (written or (run[-1].isascii() and ch.isascii())):  # 张 红 as written; 5艘 as meant
                     run.append(" ")
                 run.append(ch)
                 right, bottom, top = max(right, rect.right), min(bottom, rect.bottom), max(top, rect.top)
@@ -137,7 +139,7 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
                     boxes.append(Box("".join(run), left, bottom, right, top))
                 run = [ch]
                 left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
-            space = False
+            space = written = False
         if run:
             boxes.append(Box("".join(run), left, bottom, right, top))
         return boxes
@@ -145,16 +147,31 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
         textpage.close()
 
 
-def _objects(name: str, index: int, page: pdfium.PdfPage, kind: int):
-    for n, obj in enumerate(page.get_objects(filter=(kind,), max_depth=3)):
-        if n >= MAX_OBJECTS_PER_PAGE:
-            raise ParseError(name, f"page {index + 1} holds more than {MAX_OBJECTS_PER_PAGE} drawing objects; it "
-                                   f"looks built to overload a reader: {_RESAVE}.")
-        yield obj
+def _object_bounds(name: str, index: int, page: pdfium.PdfPage, kind: int):
+    """(left, bottom, right, top) of the page's top-level objects of one kind, through PDFium's C API (the object
+    wrappers cost more than the text itself on a page of table rules)."""
+    raw, count = page.raw, pdfium_c.FPDFPage_CountObjects(page.raw)
+    if count > MAX_OBJECTS_PER_PAGE:
+        raise ParseError(name, f"page {index + 1} holds {count} drawing objects, more than any readable page "
+                               f"({MAX_OBJECTS_PER_PAGE}); it looks built to overload a reader: {_RESAVE}.")
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    refs = [ctypes.byref(v) for v in (left, bottom, right, top)]
+    for i in range(count):
+        obj = pdfium_c.FPDFPage_GetObject(raw, i)
+        if pdfium_c.FPDFPageObj_GetType(obj) == kind and pdfium_c.FPDFPageObj_GetBounds(obj, *refs):
+            yield left.value, bottom.value, right.value, top.value
+
+
+def _ruled_between(rules: Sequence[Rule], xs: list[float], left: float, right: float, y: float) -> bool:
+    """Whether a vertical rule crossing height y stands between left and right (rules sorted by x)."""
+    for i in range(bisect.bisect_left(xs, left), bisect.bisect_right(xs, right)):
+        if rules[i].bottom <= y <= rules[i].top:
+            return True
+    return False
 
 
 def _has_image(name: str, index: int, page: pdfium.PdfPage) -> bool:
-    return next(_objects(name, index, page, pdfium_c.FPDF_PAGEOBJ_IMAGE), None) is not None
+    return next(_object_bounds(name, index, page, pdfium_c.FPDF_PAGEOBJ_IMAGE), None) is not None
 
 
 def _rules(name: str, index: int, page: pdfium.PdfPage) -> tuple[tuple[float, ...], tuple[Rule, ...]]:
@@ -162,8 +179,7 @@ def _rules(name: str, index: int, page: pdfium.PdfPage) -> tuple[tuple[float, ..
     gives its four edges)."""
     across: set[float] = set()
     down: list[Rule] = []
-    for obj in _objects(name, index, page, pdfium_c.FPDF_PAGEOBJ_PATH):
-        left, bottom, right, top = obj.get_bounds()
+    for left, bottom, right, top in _object_bounds(name, index, page, pdfium_c.FPDF_PAGEOBJ_PATH):
         wide, tall = right - left >= RULE_MIN_WIDTH, top - bottom >= RULE_MIN_WIDTH / 2
         if wide and top - bottom <= RULE_THICKNESS:
             across.add(round((top + bottom) / 2, 1))
@@ -172,7 +188,7 @@ def _rules(name: str, index: int, page: pdfium.PdfPage) -> tuple[tuple[float, ..
         elif wide and tall:
             across.update((round(top, 1), round(bottom, 1)))
             down.extend((Rule(left, bottom, top), Rule(right, bottom, top)))
-    return tuple(sorted(across)), tuple(down)
+    return tuple(sorted(across)), tuple(sorted(down, key=lambda r: r.x))
 
 
 def _page_list(indexes: list[int]) -> str:
