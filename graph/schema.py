@@ -107,7 +107,8 @@ LIST_ATTACHMENTS = (
 DOCUMENT_TEXT = "MATCH (d:Document {id: $id}) RETURN d.text"
 
 _SUMMARY_COLUMNS = (
-    "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling, d.tags, d.source"
+    "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling, d.tags, d.source, "
+    "d.parts"
 )
 LIST_ALL = f"MATCH (d:Document) RETURN {_SUMMARY_COLUMNS} ORDER BY d.library, d.name, d.id"
 LIST_LIBRARY = f"MATCH (d:Document) WHERE d.library = $library RETURN {_SUMMARY_COLUMNS} ORDER BY d.name, d.id"

@@ -11,7 +11,8 @@ from graph.store import DocumentSummary, GraphStore
 from kb.ingest.assemble import AttachmentFile, build_document, document_id, stored_parts
 from kb.errors import AnnexError, IngestError, ParseError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
-from kb.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from kb.ingest.formats import SUPPORTED_EXTENSIONS
+from kb.ingest.parsing import parse_file
 from kb.ingest.presplit import PresplitName, presplit_name
 from kb.settings import Settings
 from kb.search.vectors import VectorStore
@@ -97,8 +98,9 @@ class Ingestor:
         for n, path in enumerate(files):
             if progress:
                 progress(n, len(files) * 2, f"parse {path.name}")
+            pages = _page_progress(progress, n, len(files) * 2, path.name)
             try:
-                parsed.append((path, parse_file(path, self.settings.max_file_bytes)))
+                parsed.append((path, parse_file(path, self.settings.max_file_bytes, pages)))
             except ParseError as exc:
                 results[str(path)] = IngestResult(path.name, status="error", error=str(exc))
         units, unit_errors = self._group(parsed, library)
@@ -267,11 +269,22 @@ class Ingestor:
         results: dict[str, IngestResult], unit: _Unit, doc: Document, status: str, repaired: bool = False
     ) -> None:
         if unit.main_path is not None:
-            results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired)
+            results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired,
+                                                        notes=unit.main.notes if unit.main else ())
+        notes = {Path(name).name: extra.parsed.notes for extra in unit.extras.values() for name in unit.extra_files
+                 if Path(name).name == extra.parsed.file}
         for name in unit.extra_files:
             results[name] = IngestResult(
-                Path(name).name, doc.id, "attached" if status == "ingested" else status, document=doc, repaired=repaired
+                Path(name).name, doc.id, "attached" if status == "ingested" else status, document=doc,
+                repaired=repaired, notes=notes.get(Path(name).name, ()),
             )
+
+
+def _page_progress(progress: Progress | None, done: int, total: int, name: str):
+    """Per-page progress of one file's OCR, shown as the parse step of that file."""
+    if progress is None:
+        return None
+    return lambda page, pages: progress(done, total, f"OCR {name} 第{page}/{pages}页")
 
 
 def _whole(versions: dict[str, int], stored: DocumentSummary) -> bool:
