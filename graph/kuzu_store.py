@@ -13,7 +13,7 @@ from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
 from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
 from graph.ranking import rank_paths
-from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge
+from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge, StoredDocument
 from kb.model import Chunk, Document
 
 DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it lives inside `path`
@@ -22,7 +22,7 @@ DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it l
 class KuzuGraphStore:
     """Documents, attachments, chunks and REFERENCES edges in one embedded database under `path`."""
 
-    def __init__(self, path: Path, engine: str = "kuzu") -> None:
+    def __init__(self, path: Path, engine: str = "kuzu", buffer_pool_mb: int = 0) -> None:
         self.engine = engine
         self.path = Path(path)
         self._module = load_engine(engine)
@@ -34,7 +34,7 @@ class KuzuGraphStore:
         self._closed = False
         self.path.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = self._module.Database(str(self.path / DB_FILE))
+            self._db = self._module.Database(str(self.path / DB_FILE), buffer_pool_size=buffer_pool_mb << 20)
         except RuntimeError as exc:
             raise GraphOpenError(
                 f"Could not open the {engine} graph database in {self.path}: {exc}. If another annex-rag process "
@@ -156,6 +156,24 @@ class KuzuGraphStore:
     def list_attachments(self) -> list[AttachmentInfo]:
         """Every attachment with its document's title and library."""
         return [AttachmentInfo(*row) for row in self._read(cypher.LIST_ATTACHMENTS)]
+
+    def stored_documents(self, doc_ids: Sequence[str]) -> dict[str, StoredDocument]:
+        """These documents' listing rows, chunks, edges and attachments, each read from one snapshot."""
+        out = {}
+        for doc_id in dict.fromkeys(doc_ids):
+            params = {"id": doc_id}
+            summary, chunks, from_chunks, from_attachments, attachments = self._read_snapshot([
+                (cypher.SUMMARY, params), (cypher.LOAD_CHUNKS, params), (cypher.DOCUMENT_CHUNK_REFERENCES, params),
+                (cypher.DOCUMENT_ATTACHMENT_REFERENCES, params), (cypher.DOCUMENT_ATTACHMENTS, params),
+            ])
+            if summary:
+                out[doc_id] = StoredDocument(
+                    decode_summary(summary[0]),
+                    tuple(Chunk(*row[:7]) for row in sorted(chunks, key=lambda row: row[7])),
+                    tuple(ReferenceEdge(*row) for row in [*from_chunks, *from_attachments]),
+                    tuple(AttachmentInfo(*row) for row in attachments),
+                )
+        return out
 
     def document_text(self, doc_id: str) -> str | None:
         """The full text of a document, or None."""

@@ -45,7 +45,7 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     stores = open_stores(settings)
     clear_staging(settings.store_dir)  # after the stores opened: Kuzu's file lock admits one process per store
     history = History(settings.store_dir / HISTORY_FILE)
-    read = ReadModels(stores.graph, stores.ingestor)
+    read = ReadModels(stores.graph, stores.ingestor, stores.keywords)
     retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(read), _reranker(settings))
     if model is None and settings.llm_base_url:
         model = OpenAIChatModel.from_settings(settings)
