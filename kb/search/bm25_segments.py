@@ -10,7 +10,13 @@ Segments are immutable: a reader keeps the one it took.
 """
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import zlib
+from array import array
 from collections import Counter
+from pathlib import Path
 from typing import Mapping, Sequence
 
 import bm25s
@@ -20,6 +26,7 @@ from bm25s.selection import topk
 
 from kb.search.keyword_index import ChunkWords
 
+ROWS_FILE = "rows.json"  # beside bm25s's files: each main row's chunk, document, library and a checksum of its words
 MERGE_AT = 2000  # delta (or masked) chunks past which the main segment is rebuilt in the background
 _DEFAULTS = bm25s.BM25()
 K1, B = _DEFAULTS.k1, _DEFAULTS.b  # bm25s's defaults, as the index had them before it had segments
@@ -28,26 +35,31 @@ K1, B = _DEFAULTS.k1, _DEFAULTS.b  # bm25s's defaults, as the index had them bef
 class Segments:
     """Every live chunk's words: `main` scored by bm25s, `delta` by the same formula with the main's statistics."""
 
-    def __init__(self, live: Mapping[str, ChunkWords], main_rows: Sequence[ChunkWords], vocab_size: int) -> None:
+    def __init__(self, live: Mapping[str, ChunkWords], main_rows: Sequence[ChunkWords], vocab_size: int,
+                 main: bm25s.BM25 | None = None, avgdl: float = 0.0) -> None:
         self.live = dict(live)  # chunk_id → its words, as the snapshot holds them
         self.main_rows = tuple(sorted(main_rows, key=lambda r: (r.doc_id, r.pos)))  # the store's order: ties as before
         self._main_at = {row.chunk_id: i for i, row in enumerate(self.main_rows)}
-        self._main: bm25s.BM25 | None = None
-        self._vocab = 0  # words the main segment knows (ids below this)
-        self._df = np.zeros(0, dtype=np.int64)
-        self._avgdl = 0.0
-        if self.main_rows:
+        self._main = main
+        self._avgdl = avgdl
+        if self.main_rows and main is None:
             self._main = bm25s.BM25()
-            self._vocab = max(vocab_size, 1)
             ids = [row.ids for row in self.main_rows]
-            self._main.index((ids, {i: i for i in range(self._vocab)}), create_empty_token=False, show_progress=False)
-            self._df = np.diff(self._main.scores["indptr"])
+            self._main.index((ids, {str(i): i for i in range(max(vocab_size, 1))}), create_empty_token=False,
+                             show_progress=False)
             self._avgdl = float(np.mean([len(i) for i in ids]))
+        self._df = np.diff(self._main.scores["indptr"]) if self._main is not None else np.zeros(0, dtype=np.int64)
+        self._vocab = len(self._df)  # words the main segment knows (ids below this)
         self._libraries, self._library_codes = _codes(row.library for row in self.main_rows)
         self._docs, self._doc_codes = _codes(row.doc_id for row in self.main_rows)
         self._alive = np.ones(len(self.main_rows), dtype=np.float32)
         self.delta: tuple[ChunkWords, ...] = ()
         self._delta_matrix: sp.csr_matrix | None = None
+
+    @property
+    def main(self) -> bm25s.BM25 | None:
+        """The main segment (shared by every Segments rebased on it)."""
+        return self._main
 
     @property
     def wants_merge(self) -> bool:
@@ -68,13 +80,42 @@ class Segments:
         if len(delta) > len(self.main_rows):
             return Segments(live, list(live.values()), vocab_size)
         out = object.__new__(Segments)
-        out.__dict__.update(self.__dict__)
+        out.__dict__.update(self.__dict__)  # the main segment is shared
         out.live = dict(live)
         out._alive = np.array([1.0 if live.get(row.chunk_id) is row else 0.0 for row in self.main_rows],
                               dtype=np.float32) if self.main_rows else self._alive
         out.delta = tuple(delta)
         out._delta_matrix = self._score_matrix(delta, vocab_size)
         return out
+
+    def save(self, folder: Path) -> None:
+        """Write the main segment (bm25s's own files) and what identifies its rows, replacing what was there."""
+        if self._main is None:
+            return
+        temporary = folder.with_name(folder.name + ".tmp")
+        shutil.rmtree(temporary, ignore_errors=True)
+        self._main.save(str(temporary))
+        rows = [(r.chunk_id, r.doc_id, r.library, r.pos, zlib.crc32(r.ids.tobytes())) for r in self.main_rows]
+        (temporary / ROWS_FILE).write_text(json.dumps({"avgdl": self._avgdl, "rows": rows}), encoding="utf-8")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.replace(temporary, folder)
+
+    @classmethod
+    def load(cls, folder: Path, live: Mapping[str, ChunkWords], vocab_size: int) -> Segments | None:
+        """The main segment saved in `folder` (memory-mapped), with `live`: rows that changed since go to the
+        delta; None when nothing usable was saved there."""
+        try:
+            meta = json.loads((folder / ROWS_FILE).read_text(encoding="utf-8"))
+            main = bm25s.BM25.load(str(folder), mmap=True)
+        except (OSError, ValueError, KeyError):
+            return None  # absent, or written by another version: built again from the stored words
+        rows = []
+        for chunk_id, doc_id, library, pos, crc in meta["rows"]:
+            row = live.get(chunk_id)
+            same = row is not None and row.library == library and zlib.crc32(row.ids.tobytes()) == crc
+            rows.append(row if same else ChunkWords(chunk_id, doc_id, library, pos, array("i")))
+        segments = cls(live, rows, vocab_size, main, float(meta["avgdl"]))
+        return segments.rebased(live, vocab_size)
 
     def search(
         self, query: Sequence[int], k: int, libraries: Sequence[str] | None = None, doc_id: str | None = None

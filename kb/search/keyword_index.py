@@ -16,16 +16,17 @@ from typing import Iterable, Iterator, Sequence
 
 from kb.errors import KeywordIndexError
 from kb.model import Document
-from kb.search.indexed_text import indexed_texts
+from kb.search.indexed_text import continued_lines, indexed_texts
 from kb.search.tokens import tokenize
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE)",
     "CREATE TABLE IF NOT EXISTS documents (doc_id TEXT PRIMARY KEY, content_hash TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS chunks (chunk_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, library TEXT NOT NULL, "
-    "pos INTEGER NOT NULL, ids BLOB NOT NULL)",
+    "pos INTEGER NOT NULL, ids BLOB NOT NULL, continues TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS chunks_of_document ON chunks (doc_id)",
 )
+_COLUMNS = "chunk_id, doc_id, library, pos, ids, continues"
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,15 @@ class ChunkWords:
     library: str
     pos: int  # its place in its document's chunks
     ids: array  # array('i'); never empty: a chunk without words holds the id of ""
+    continues: str = ""  # the line its start continues (kb/search/indexed_text.py continued_lines), or ""
 
 
-def chunk_words(doc: Document) -> list[list[str]]:
-    """Each chunk's indexed words, in chunk order."""
+def chunk_words(doc: Document) -> tuple[list[list[str]], dict[str, str]]:
+    """Each chunk's indexed words, in chunk order, and the line each chunk continues."""
     titles = {a.label: a.title for a in doc.attachments}
-    contexts = indexed_texts(doc.title, doc.chunks, titles)
-    return [tokenize(context) + tokenize(chunk.text) or [""] for chunk, context in zip(doc.chunks, contexts)]
+    continues = continued_lines(doc.chunks)
+    contexts = indexed_texts(doc.title, doc.chunks, titles, continues)
+    return [tokenize(context) + tokenize(chunk.text) or [""] for chunk, context in zip(doc.chunks, contexts)], continues
 
 
 class KeywordIndex:
@@ -67,6 +70,11 @@ class KeywordIndex:
                 f"from the graph store."
             ) from exc
 
+    @property
+    def main_dir(self) -> Path:
+        """Where the BM25 main segment built over these words is saved (kb/search/bm25_segments.py)."""
+        return self.path.with_name(self.path.stem + "-bm25")
+
     def versions(self) -> dict[str, str]:
         """The content hash of each document the store holds (to compare with the graph after a crash)."""
         with self._lock:
@@ -77,11 +85,12 @@ class KeywordIndex:
         latest = {doc.id: doc for doc in docs}
         rows = []
         for doc in latest.values():
-            for pos, (chunk, words) in enumerate(zip(doc.chunks, chunk_words(doc))):
-                rows.append((chunk.id, doc.id, doc.library, pos, self._ids(words)))
+            words, continues = chunk_words(doc)
+            for pos, (chunk, chunk_ids) in enumerate(zip(doc.chunks, words)):
+                rows.append((chunk.id, doc.id, doc.library, pos, self._ids(chunk_ids), continues[chunk.id]))
         with self._write("index", len(latest)) as db:
             db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(i,) for i in latest])
-            db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)", rows)
             db.executemany("INSERT OR REPLACE INTO documents VALUES (?, ?)",
                            [(i, d.content_hash) for i, d in latest.items()])
 
@@ -97,13 +106,13 @@ class KeywordIndex:
         with self._lock:
             try:
                 if doc_ids is None:
-                    rows = self._db.execute("SELECT chunk_id, doc_id, library, pos, ids FROM chunks ORDER BY doc_id, pos")
-                    return [ChunkWords(c, d, lib, pos, _array(ids)) for c, d, lib, pos, ids in rows]
+                    rows = self._db.execute(f"SELECT {_COLUMNS} FROM chunks ORDER BY doc_id, pos")
+                    return [ChunkWords(c, d, lib, pos, _array(ids), more) for c, d, lib, pos, ids, more in rows]
                 out = []
                 for doc_id in doc_ids:
                     rows = self._db.execute(
-                        "SELECT chunk_id, doc_id, library, pos, ids FROM chunks WHERE doc_id = ? ORDER BY pos", (doc_id,))
-                    out += [ChunkWords(c, d, lib, pos, _array(ids)) for c, d, lib, pos, ids in rows]
+                        f"SELECT {_COLUMNS} FROM chunks WHERE doc_id = ? ORDER BY pos", (doc_id,))
+                    out += [ChunkWords(c, d, lib, pos, _array(ids), more) for c, d, lib, pos, ids, more in rows]
                 return out
             except sqlite3.Error as exc:
                 raise KeywordIndexError(f"Could not read the keyword store {self.path}: {exc}") from exc

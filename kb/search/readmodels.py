@@ -18,7 +18,6 @@ from graph.view import GraphView
 from kb.errors import AnnexError
 from kb.search.bm25 import BM25Index
 from kb.search.bm25_segments import Segments
-from kb.search.indexed_text import continued_lines
 from kb.search.keyword_index import KeywordIndex
 
 
@@ -58,7 +57,8 @@ class ReadModels:
         self._snapshot: Snapshot | None = None
         self._stale = False  # a refresh failed: the next reader rebuilds
         self._lock = threading.Lock()  # one builder at a time; readers take it only before the first build
-        self._merging: threading.Thread | None = None
+        self._worker: threading.Thread | None = None  # merges and saves the BM25 segments in the background
+        self._saved: object = None  # the main BM25 segment last saved
         self.last_refresh_s = 0.0  # how long the last write's refresh took (kb.bench reports it)
         ingestor.subscribe(self._refresh)
 
@@ -71,7 +71,9 @@ class ReadModels:
             if self._snapshot is None or self._stale:
                 self._stale = False
                 self._snapshot = self._build(self.ingestor.generation)
-            return self._snapshot
+            snapshot = self._snapshot
+        self._kick()
+        return snapshot
 
     def _refresh(self, generation: int, doc_ids: Sequence[str]) -> None:
         """After a write or delete (on the writer's thread): replace the changed documents in a new snapshot."""
@@ -87,28 +89,45 @@ class ReadModels:
                 self._stale = True  # the write stands; the next reader rebuilds from the stores
                 return
             self.last_refresh_s = time.perf_counter() - started
-            if self._snapshot.bm25.segments.wants_merge and self._merging is None:
-                self._merging = threading.Thread(target=self._merge, name="bm25-merge", daemon=True)
-                self._merging.start()
+        self._kick()
 
     def settle(self) -> None:
-        """Wait for a background merge of the BM25 segments to finish (benchmarks and tests measure after it)."""
-        merging = self._merging
-        if merging is not None:
-            merging.join()
+        """Wait for the background merge and save of the BM25 segments (benchmarks and tests measure after it)."""
+        worker = self._worker
+        if worker is not None:
+            worker.join()
 
-    def _merge(self) -> None:
-        """Rebuild the main BM25 segment off the lock, then rebase on whatever was written meanwhile and publish."""
+    def _kick(self) -> None:
+        """Start the background worker if the BM25 main segment wants a merge or is not saved yet."""
+        snapshot = self._snapshot
+        if snapshot is None or self._worker is not None:
+            return
+        segments = snapshot.bm25.segments
+        if segments.wants_merge or (segments.main is not None and segments.main is not self._saved):
+            self._worker = threading.Thread(target=self._work, name="bm25-segments", daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        """Merge (rebuild the main segment off the lock, rebase on what was written meanwhile, publish) while one
+        is wanted, then save the main segment so that the next start loads it."""
         try:
-            taken = self.current().bm25.segments
-            built = Segments(taken.live, list(taken.live.values()), len(self.keywords.vocab))
-            with self._lock:
-                now = self._snapshot
-                if now is not None and not self._stale:
-                    segments = built.rebased(now.bm25.segments.live, len(self.keywords.vocab))
-                    self._snapshot = replace(now, bm25=now.bm25.with_segments(segments))
+            while True:
+                taken = self.current().bm25.segments
+                if taken.wants_merge:
+                    built = Segments(taken.live, list(taken.live.values()), len(self.keywords.vocab))
+                    with self._lock:
+                        now = self._snapshot
+                        if now is not None and not self._stale:
+                            segments = built.rebased(now.bm25.segments.live, len(self.keywords.vocab))
+                            self._snapshot = replace(now, bm25=now.bm25.with_segments(segments))
+                    continue
+                if taken.main is not None and taken.main is not self._saved:
+                    taken.save(self.keywords.main_dir)
+                    self._saved = taken.main
+                    continue
+                return
         finally:
-            self._merging = None
+            self._worker = None
 
     def _build(self, generation: int) -> Snapshot:
         documents = {d.id: d for d in self.graph.list_documents()}
@@ -125,9 +144,14 @@ class ReadModels:
                                          tuple(attachments[doc_id]))
                   for doc_id, summary in documents.items()}
         view = GraphView((c for s in stored.values() for c in s.chunks), (e for s in stored.values() for e in s.edges))
-        continues = {k: v for s in stored.values() for k, v in continued_lines(s.chunks).items() if v}
         rows = [row for row in self.keywords.chunks() if row.doc_id in documents]
-        segments = Segments({row.chunk_id: row for row in rows}, rows, len(self.keywords.vocab))
+        continues = {row.chunk_id: row.continues for row in rows if row.continues}
+        live = {row.chunk_id: row for row in rows}
+        segments = Segments.load(self.keywords.main_dir, live, len(self.keywords.vocab))
+        if segments is None:
+            segments = Segments(live, rows, len(self.keywords.vocab))
+        else:
+            self._saved = segments.main
         return _snapshot(generation, stored, documents, view, continues, segments, self.keywords)
 
 
@@ -141,9 +165,9 @@ def _replaced(old: Snapshot, generation: int, written: Mapping[str, StoredDocume
                              (e for s in written.values() for e in s.edges))
     gone = {c.id for doc_id in changed if doc_id in old.stored for c in old.stored[doc_id].chunks}
     continues = {k: v for k, v in old.continues.items() if k not in gone} if gone else dict(old.continues)
-    for s in written.values():
-        continues.update((k, v) for k, v in continued_lines(s.chunks).items() if v)
-    segments = old.bm25.segments.replaced(sorted(gone), keywords.chunks(list(written)), len(keywords.vocab))
+    rows = keywords.chunks(list(written))
+    continues.update((row.chunk_id, row.continues) for row in rows if row.continues)
+    segments = old.bm25.segments.replaced(sorted(gone), rows, len(keywords.vocab))
     return _snapshot(generation, stored, documents, view, continues, segments, keywords)
 
 

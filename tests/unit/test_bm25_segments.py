@@ -77,3 +77,18 @@ def test_a_merge_is_wanted_once_enough_has_changed(store, monkeypatch):
     empty = Segments({}, [], len(index.vocab))
     loaded = empty.replaced([], rows, len(index.vocab))
     assert not loaded.delta and len(loaded.main_rows) == len(rows)
+
+
+def test_a_saved_main_segment_loads_and_what_changed_since_goes_to_the_delta(store, tmp_path):
+    index, docs = store
+    rows = index.chunks()
+    whole = Segments({r.chunk_id: r for r in rows}, rows, len(index.vocab))
+    whole.save(tmp_path / "main")
+    loaded = Segments.load(tmp_path / "main", {r.chunk_id: r for r in index.chunks()}, len(index.vocab))
+    assert loaded is not None and not loaded.delta
+    assert all(_search(loaded, index, q) == _search(whole, index, q) for q in QUESTIONS)
+    first = docs[0].id
+    changed = {r.chunk_id: r for r in index.chunks() if r.doc_id != first}  # the first document deleted since
+    after = Segments.load(tmp_path / "main", changed, len(index.vocab))
+    assert not any(c.startswith(first) for q in QUESTIONS for c, _ in _search(after, index, q))
+    assert Segments.load(tmp_path / "nothing", changed, len(index.vocab)) is None
