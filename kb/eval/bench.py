@@ -270,14 +270,14 @@ def start_probe(store_dir: Path, subprocess: bool = False) -> dict:
         steps["first turn (jieba dictionary, caches)"] = _rss_mb()
     finally:
         service.close()
-    return {"start_s": round(start_s, 2), "read_models_s": round(read_models_s, 2), "rss_mb": _peak_rss_mb(),
+    return {"start_s": round(start_s, 2), "read_models_s": round(read_models_s, 2), "rss_mb": _rss_mb("VmHWM"),
             "steps": steps}
 
 
-def _rss_mb() -> float:
-    """This process's resident memory now (VmRSS), in MB."""
+def _rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory now (VmRSS) or at its peak (VmHWM, which an exec resets), in MB."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return round(int(line.split()[1]) / 1024, 1)
     return 0.0
 
