@@ -108,6 +108,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         if is_toc_line(line.text):
             structural.append((line.start, line.end))
             continue
+        closing = _closing_list(line)
+        if closing:  # …并记录等级划定过程。附录A 标题 附录B 标题 …: the paragraph ends with the document's own list
+            structural.append((closing[0].start, closing[-1].end))
+            listed.update({make_label(e.kind, e.number): e.title for e in closing})
+            continue
         entries = _inline_entries(line)
         if len(entries) > 1 or (entries and OMITTED.search(entries[0].title)):
             structural.append((line.start, line.end))
@@ -132,6 +137,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             below, named = _title_below(lines, i), listed.get(label, "")
             if below and named.startswith(below) and len(named) > len(below):
                 below = named  # a title over two lines (重庆市领取…行为 / 举报奖励资金授权委托书): the list has it whole
+            elif named and below.startswith(named):
+                below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
             title = below or named or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
@@ -220,6 +227,19 @@ def _inline_entries(line: Line) -> list[_Entry]:
         begin = match.start("kind")
         kind = normalize_kind(match.group("kind"))
         entries.append(_Entry(kind, match.group("number"), title, line.start + begin, line.start + end))
+    return entries
+
+
+def _closing_list(line: Line) -> list[_Entry]:
+    """The label-and-title entries that close a paragraph after its last sentence (…。附录A 甲 附录B 乙)."""
+    cut = max(line.text.rfind("。"), line.text.rfind("；"))
+    if cut < 0:
+        return []
+    tail = line.text[cut + 1 :]
+    stripped = tail.lstrip()
+    entries = _inline_entries(Line(line.start + len(line.text) - len(stripped), line.end, stripped))
+    if len(entries) < 2 or not all(e.title and _is_title(e.title) and not OMITTED.search(e.title) for e in entries):
+        return []
     return entries
 
 
