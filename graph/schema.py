@@ -93,14 +93,16 @@ ATTACHMENTS_CHUNKS = (
     f"RETURN a.id, {_CHUNK_COLUMNS} ORDER BY a.id, c.idx"
 )
 CHUNKS_BY_ID = f"UNWIND $ids AS i MATCH (c:Chunk {{id: i}}) RETURN {_CHUNK_COLUMNS}"
-ALL_CHUNKS = f"MATCH (c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.doc_id, c.pos"
+# Sorted in Python (graph/kuzu_store.py): an ORDER BY holds every chunk's text in the buffer pool at once.
+ALL_CHUNKS = f"MATCH (c:Chunk) RETURN {_CHUNK_COLUMNS}"
 CHUNK_REFERENCES = (
     "MATCH (c:Chunk)-[r:REFERENCES]->(a:Attachment) RETURN c.doc_id, c.id, '', a.label, r.mention, r.char_start"
 )
 ATTACHMENT_REFERENCES = (
     "MATCH (b:Attachment)-[r:REFERENCES]->(a:Attachment) RETURN b.doc_id, '', b.label, a.label, r.mention, r.char_start"
 )
-# One document's rows of ALL_CHUNKS (LOAD_CHUNKS), the reference edges and LIST_ATTACHMENTS, each from its Document node (primary key), never a table scan.
+# One document's rows of ALL_CHUNKS (LOAD_CHUNKS), the reference edges and LIST_ATTACHMENTS, each found from its
+# Document node (primary key), never by a table scan.
 DOCUMENT_CHUNK_REFERENCES = (
     "MATCH (:Document {id: $id})-[:HAS_ATTACHMENT]->(a:Attachment)<-[r:REFERENCES]-(c:Chunk) "
     "RETURN c.doc_id, c.id, '', a.label, r.mention, r.char_start"
