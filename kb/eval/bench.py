@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import tempfile
@@ -78,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(settings: Settings, corpus: Path, docs: int, per_doc: int, samples: int) -> dict:
     """Generate, ingest, start again on the store and measure; prints a readable summary and returns the figures."""
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     written = generate(corpus, docs, per_doc)
     print(f"corpus: {docs} documents × {per_doc} attachments written in {time.perf_counter() - started:.1f} s",
@@ -93,9 +95,11 @@ def run(settings: Settings, corpus: Path, docs: int, per_doc: int, samples: int)
     start = start_probe(settings.store_dir, subprocess=True)  # what the next start costs, in a fresh process
     service = open_service(settings)
     try:
-        return _measure(service, corpus, written, chunks, ingest_s, ingest_rss, start, samples)
+        figures = _measure(service, corpus, written, chunks, ingest_s, ingest_rss, start, samples)
     finally:
         service.close()
+    figures["load_1min"] = [round(load, 2), round(os.getloadavg()[0], 2)]  # a shared machine's timings need it
+    return figures
 
 
 def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], chunks: int, ingest_s: float,

@@ -30,6 +30,7 @@ FIGURES = (
     ("turn_p50_ms", "offline turn p50, ms", "per request"),
     ("peak_rss_mb", "peak RSS of the whole run, MB", "whole run"),
 )
+LOAD = "load_1min"  # the machine's load average at the run's start and end: timings on a shared machine need it
 
 
 def run_scale(samples: int, json_out: Path | None, plot: Path | None) -> int:
@@ -74,6 +75,8 @@ def table(runs: list[dict]) -> str:
         e = exponent(runs, key)
         cells = " | ".join(f"{r.get(key, '')}" for r in runs)
         lines.append(f"| {name} | {kind} | {cells} | {'' if e is None else f'e = {e:.2f}'} |")
+    loads = " | ".join(" → ".join(f"{x:.1f}" for x in r.get(LOAD, ())) for r in runs)
+    lines.append(f"| machine load (1 min) | start → end | {loads} | |")
     return "\n".join(lines)
 
 
@@ -100,7 +103,7 @@ def draw(runs: list[dict], png: Path) -> None:
         raise AnnexError("No Chromium to draw the plot with; install it (apt-get install chromium) or leave out --plot.")
     with tempfile.TemporaryDirectory(prefix="annex-plot-") as scratch:
         page = Path(scratch) / "scale.html"
-        figure.write_html(page, include_plotlyjs=True, full_html=True)
+        figure.write_html(page, include_plotlyjs=True, full_html=True, config={"displayModeBar": False})
         done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                f"--screenshot={png.resolve()}", "--window-size=1000,600", page.as_uri()],
                               capture_output=True, text=True, check=False, timeout=120)
