@@ -1,8 +1,8 @@
 """GraphView: the graph's REFERENCES edges and attachment chunks in memory, for prefetch and the post-answer hop.
 
 Built with the other read models at start and changed by the written or deleted documents alone after each write
-(replaced(): a copy of the maps, so a reader holding the old view keeps it whole; kb/search/readmodels.py), it answers the three reads a turn makes
-— attachment_paths, attachments_chunks, chunks_by_id — with the same results as the store, without a query.
+(replaced(): a copy of the maps, so a reader holding the old view keeps it whole; kb/search/readmodels.py), it
+answers the three reads a turn makes — attachment_paths, attachments_chunks, chunks_by_id — with the same results as the store, without a query.
 Measured at ~92k chunks on Kuzu 0.11: a primary-key lookup costs ~0.3 ms, `UNWIND $ids … {id: i}` plans a
 hash join over a full Chunk scan (~28 ms for 20 ids), and `c.id IN $ids` scans too (~9 ms for 1 id, ~26 ms
 for 20 with 2 hops); the view answers in microseconds. The store stays the source of truth.
