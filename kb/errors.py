@@ -43,6 +43,10 @@ class VectorStoreError(AnnexError):
     """Chroma failed; the message says what was attempted and what to do."""
 
 
+class KeywordIndexError(AnnexError):
+    """The keyword index (Tantivy) failed; the message says what was attempted and what to do."""
+
+
 class RerankError(AnnexError):
     """The rerank endpoint failed."""
 

@@ -30,6 +30,7 @@ from kb.errors import (AnnexError, InvalidRequest, ReadOnlyConversation, Reserve
 from kb.answer.events import Event, jsonable
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
+from kb.ingest.formats import SHOWN
 from kb.ingest.uploads import ingest_uploads
 from kb.answer.fold import fold_events
 
@@ -270,7 +271,7 @@ def api_router(service: Any) -> APIRouter:
                                      "'Authorization: Bearer <token>'.", "token_wrong")
 
     @router.post("/documents", dependencies=[Depends(require_token)],
-                 summary="Upload files (.docx/.md/.txt/.html) and ingest them; one result per file")
+                 summary=f"Upload files ({SHOWN}) and ingest them; one result per file")
     def upload(files: list[UploadFile] = File(..., description="documents and their attachment files"),
                library: str = Form("", description="target library; empty: ANNEX_DEFAULT_LIBRARY"),
                tags: str = Form("", description="extra tags, comma-separated")) -> dict[str, Any]:
@@ -281,7 +282,8 @@ def api_router(service: Any) -> APIRouter:
         sent = [(f.filename or "", f.file) for f in files]  # names are checked per file: a bad one is its own error
         results = ingest_uploads(service.stores.ingestor, service.settings.store_dir, sent, library.strip() or None,
                                  tags=extra_tags)
-        out = [{"file": r.file, "doc_id": r.doc_id, "status": r.status, "error": r.error} for r in results]
+        out = [{"file": r.file, "doc_id": r.doc_id, "status": r.status, "error": r.error, "notes": list(r.notes),
+                "pages": r.document.page_count if r.document and r.status != "attached" else 0} for r in results]
         if all(r.status == "error" for r in results):
             reasons = " ".join(str(r.error) for r in results)
             raise HTTPException(400, [{"loc": ["body", "files"], "msg": f"No file could be ingested; nothing was stored. "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 from graph.store import DocumentSummary
@@ -41,7 +42,7 @@ def build_sources(
         sources.append(Source(
             n=len(sources) + 1, doc_id=hit.doc_id, doc_title=doc.title if doc else hit.doc_id, library=hit.library,
             label=hit.attachment, title="", text=hit.text, spans=((hit.start, hit.end),), chunk_ids=(hit.chunk_id,),
-            score=hit.score, preamble=hit.continues,
+            score=hit.score, preamble=hit.continues, page=doc.page_label([(hit.start, hit.end)]) if doc else "",
         ))
     for p in prefetched:
         doc = documents.get(p.doc_id)
@@ -50,6 +51,7 @@ def build_sources(
             library=doc.library if doc else "", label=p.label, title=p.title, text=p.text,
             spans=merge_spans([(c.start, c.end) for c in p.chunks]), chunk_ids=tuple(c.id for c in p.chunks),
             score=attachment_scores.get((p.doc_id, p.label), 0.0), prefetched=p.hops > 0, via=p.via,
+            page=doc.page_label([(c.start, c.end) for c in p.chunks]) if doc else "",
         ))
     return sources
 
@@ -57,9 +59,8 @@ def build_sources(
 def _extend(source: Source, hit: Hit) -> Source:
     before = hit.end <= source.spans[0][0]
     text = hit.text + "\n" + source.text if before else source.text + "\n" + hit.text
-    return Source(source.n, source.doc_id, source.doc_title, source.library, source.label, source.title, text,
-                  merge_spans([*source.spans, (hit.start, hit.end)]), (*source.chunk_ids, hit.chunk_id), source.score,
-                  preamble=hit.continues if before else source.preamble)
+    return replace(source, text=text, spans=merge_spans([*source.spans, (hit.start, hit.end)]),
+                   chunk_ids=(*source.chunk_ids, hit.chunk_id), preamble=hit.continues if before else source.preamble)
 
 
 def format_sources(sources: Sequence[Source]) -> str:

@@ -25,7 +25,7 @@ from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError, EvalError
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest.ingestor import expand_paths
-from kb.ingest.parsing import SUPPORTED_EXTENSIONS
+from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import Snapshot
 from kb.progress import progress_bar
@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the evaluation; returns the exit code (2 when it cannot start)."""
     parser = argparse.ArgumentParser(prog="python -m kb.eval", description="annex-rag evaluation: graph vs baselines")
     parser.add_argument("--corpus", action="append", required=True, type=Path, metavar="DIR",
-                        help="folder of .docx/.md/.txt/.html documents (repeatable)")
+                        help=f"folder of {SHOWN} documents (repeatable)")
     parser.add_argument("--questions", required=True, type=Path, metavar="FILE.jsonl")
     parser.add_argument("--mode", action="append", choices=[*MODES, "all"], default=None,
                         help="graph (the product), naive (plain vector RAG) or keyword (the FastGPT workflow); "

@@ -52,7 +52,7 @@ class Retriever:
         # an open one on a large store.
         within = None if set(libraries) >= self.vectors.libraries() else libraries
         vector_hits = [h for h in self.vectors.query(query, pool, within, request.document_id)
-                       if h.library in libraries and h.doc_id in index.documents]  # never one the read model lacks
+                       if h.library in libraries and index.holds(h.doc_id)]  # never one the read model lacks
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
         hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset())

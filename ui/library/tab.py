@@ -17,7 +17,7 @@ import gradio.utils as gradio_utils
 import plotly.graph_objects as go
 
 from kb.errors import ReservedLibrary, TooManyTokens
-from kb.ingest.parsing import SUPPORTED_EXTENSIONS
+from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.service import Service
 from kb.session_libraries import check_shared_name, is_private
 from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
@@ -44,7 +44,7 @@ class KnowledgeBase:
         With the token they go into the shared `library`; without it into the session's private library.
         """
         if not files:
-            raise gr.Error(toast("先选择要上传的文件（.docx / .md / .txt / .html，可多选）。"))
+            raise gr.Error(toast(f"先选择要上传的文件（{SHOWN}，可多选）。"))
         shared = bool(_text(token))
         if shared:
             self.check_token(token, client)
@@ -161,8 +161,8 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     ttl = service.settings.session_library_ttl_min
     with gr.Row(equal_height=False):
         with gr.Column(scale=4):
-            gr.Markdown("### 上传文档\n`.docx` / `.md` / `.txt` / `.html`，可一次多选。附件单独成文件时命名为"
-                        "`附件3-名称.md` 或 `<文档名>-附件3-名称.docx`，与主文档一起上传。\n\n"
+            gr.Markdown(f"### 上传文档\n{SHOWN}，可一次多选（PDF 扫描页需 OCR 扩展）。附件单独成文件时命名为"
+                        "`附件3-名称.md` 或 `<文档名>-附件3-名称.xlsx`，与主文档一起上传。\n\n"
                         f"不填口令：文件进入**本会话的私有库**，只有这个页面能看到、检索和删除，{lifetime(ttl)}。"
                         "填入口令（ANNEX_API_TOKEN）：写入下面的共享库。")
             files = gr.File(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
