@@ -49,7 +49,7 @@ def test_upload_reports_every_file_ingests_the_good_ones_and_the_document_can_be
     rows, choices = kb.listing("another session")  # a shared library: every session sees it
     [row] = [r for r in rows if r[0] == "北湖仓储消防预案.md"]
     doc_id = row[-1]
-    assert row[1] == "uploads" and row[2].startswith("2：附件1、附件2") and row[4] == "附件7" and row[5] == "测试、消防"
+    assert row[3] == "uploads" and row[4].startswith("2：附件1、附件2") and row[6] == "附件7" and row[7] == "测试、消防"
     assert ("北湖仓储消防预案.md（uploads）", doc_id) in choices
     assert "uploads" in kb.libraries(None)
     view = kb.view(None, doc_id)
