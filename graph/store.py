@@ -97,6 +97,16 @@ class AttachmentInfo:
     omitted: bool = False  # named by the document, content left out (（略）)
 
 
+@dataclass(frozen=True)
+class StoredDocument:
+    """What the read models hold of one stored document: its listing row, chunks, traversable edges, attachments."""
+
+    summary: DocumentSummary
+    chunks: tuple[Chunk, ...]  # in chunk order within each owner
+    edges: tuple[ReferenceEdge, ...]
+    attachments: tuple[AttachmentInfo, ...]  # in document order
+
+
 class GraphReads(Protocol):
     """The reads a turn makes (prefetch, the hop); the GraphStore and the in-memory graph/view.py answer them alike."""
 
@@ -141,6 +151,10 @@ class GraphStore(GraphReads, Protocol):
 
     def list_attachments(self) -> list[AttachmentInfo]:
         """Every attachment with its document's title and library, by library, document and position."""
+
+    def stored_documents(self, doc_ids: Sequence[str]) -> dict[str, StoredDocument]:
+        """These documents' rows of list_documents, all_chunks, reference_edges and list_attachments (absent ones
+        left out): what a write changed, read without scanning the store."""
 
     def document_text(self, doc_id: str) -> str | None:
         """The full text of a document (its char spans point into it), or None."""

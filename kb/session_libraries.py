@@ -5,7 +5,7 @@ PRIVATE_PREFIX + a random id, which this registry maps to the Gradio session tha
 that session (another session, the HTTP API, the MCP tools) sees only the shared libraries: `scope` turns
 "every library" into the explicit list a caller may search. Sessions do not survive a restart, so at start every
 private library is an orphan and is removed; a library also goes once its session ends (Gradio's unload) or
-`ttl` seconds after its last upload, whichever comes first.
+`ttl` seconds after its last upload, whichever comes first — with every conversation that quoted it.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary
 from kb.model import PRIVATE_PREFIX, is_private
@@ -41,9 +41,11 @@ class SessionLibraries:
     """Which private library belongs to which session, and the clean-up of ended, stale and orphaned ones."""
 
     def __init__(self, read: ReadModels, ingestor: Ingestor, ttl_seconds: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 forget: Callable[[Sequence[str]], object] = lambda doc_ids: None) -> None:
         self.read = read
         self.ingestor = ingestor
+        self.forget = forget  # drops the conversations that quoted deleted private documents (History)
         self.ttl = ttl_seconds
         self.clock = clock
         self._entries: dict[str, _Entry] = {}
@@ -78,8 +80,10 @@ class SessionLibraries:
     def scope(self, request: TurnRequest, session: str | None = None) -> TurnRequest:
         """The request with its libraries made explicit and checked: empty means every library the session sees.
 
-        Raises UnknownLibrary (naming only visible libraries) for one it may not see, UnknownDocument for a
-        document of such a library, NothingToSearch when it sees no library but others hold documents.
+        Every entry point that searches (chat, compare, eval, the HTTP API, agent mode) scopes through here, so
+        the pipeline never gets an empty list, which it would read as "every library". Raises UnknownLibrary
+        (naming only visible libraries) for one it may not see, UnknownDocument for a document of such a library,
+        NothingToSearch when it sees no library holding documents: nothing to search, never everything.
         """
         check_storable(request)  # a lone surrogate is refused as such, before it is looked up as a library
         snapshot = self.read.current()
@@ -90,7 +94,7 @@ class SessionLibraries:
         doc = snapshot.documents.get(request.document_id or "")
         if doc is not None and doc.library not in visible:
             raise UnknownDocument(request.document_id or "")
-        if request.library_ids or not snapshot.documents:
+        if request.library_ids:
             return request
         if not visible:
             raise NothingToSearch()
@@ -113,9 +117,15 @@ class SessionLibraries:
         present = self.read.current().libraries
         return sum(self._delete_library(x) for x in present if is_private(x) and x not in owned)
 
+    def delete(self, doc_id: str) -> bool:
+        """Delete one private document and every conversation that quoted it; False if it was not stored."""
+        deleted = self.ingestor.delete(doc_id)
+        self.forget([doc_id])
+        return deleted
+
     def _delete_library(self, library: str) -> int:
         docs = [d.id for d in self.read.current().documents.values() if d.library == library]
-        return sum(1 for doc_id in docs if self.ingestor.delete(doc_id))
+        return sum(1 for doc_id in docs if self.delete(doc_id))
 
 
 class SharedReads(LibraryReads):

@@ -11,9 +11,12 @@ from kb.answer.prompts import (
     NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_CONTINUES, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT,
     USER_PROMPT,
 )
+from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER
 from kb.turn import Hit, ReferencedDoc, Source, merge_spans
 
 _CITATION = re.compile(r"\[(\d+(?:\s*[,，、]\s*\d+)*)\]")
+# How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
+NOT_IN_KB = re.compile(r"没有找到|未找到|没有检索到|未检索到|没有相关|无法回答|不包含|没有提供|未提供|没有提及|未提及")
 
 
 def build_sources(
@@ -91,6 +94,13 @@ def cited_numbers(answer: str) -> list[int]:
         for part in re.split(r"[,，、]", match.group(1)):
             numbers.setdefault(int(part.strip()), None)
     return list(numbers)
+
+
+def declines(answer: str) -> bool:
+    """Whether the answer says the knowledge base does not hold the answer in a line of its own words: one that
+    cites no source (a quoted sentence of a law may well say 未提供). The answer's attachment block aside."""
+    lines = answer.split(ATTACHMENT_BLOCK_HEADER, 1)[0].splitlines()
+    return any(NOT_IN_KB.search(line) and not cited_numbers(line) for line in lines)
 
 
 def referenced_docs(answer: str, sources: Sequence[Source], extra: Sequence[Source] = ()) -> list[ReferencedDoc]:
