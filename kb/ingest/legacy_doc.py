@@ -2,7 +2,9 @@
 antiword; without either, the error names what to install."""
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -48,13 +50,17 @@ def read_doc(name: str, raw: bytes, max_bytes: int) -> tuple[str, tuple[Heading,
 
 
 def _run(name: str, command: list[str]) -> str:
+    # A session of its own: soffice hands the work to soffice.bin, which a timeout must end too.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        done = subprocess.run(command, capture_output=True, timeout=CONVERT_TIMEOUT_S, check=False)
+        stdout, stderr = process.communicate(timeout=CONVERT_TIMEOUT_S)
     except subprocess.TimeoutExpired as exc:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         raise ParseError(name, f"the .doc converter did not finish within {CONVERT_TIMEOUT_S} s; open it in Word and "
                                "save it as .docx.") from exc
-    if done.returncode != 0:
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit {done.returncode}"]
+    if process.returncode != 0:
+        reason = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit {process.returncode}"]
         raise ParseError(name, f"could not be converted ({Path(command[0]).name}: {reason[0]}); open it in Word and "
                                "save it as .docx.")
-    return done.stdout.decode("utf-8", "replace")
+    return stdout.decode("utf-8", "replace")

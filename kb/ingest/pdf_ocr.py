@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import threading
 
 import numpy as np
@@ -11,6 +12,8 @@ from kb.ingest.pdf_layout import Box
 
 INSTALL = 'pip install "annex-rag[ocr]"（或在源码目录 pip install -e ".[ocr]"）'
 RENDER_DPI = 200  # PP-OCR reads 10-12 pt text reliably from about 150 dpi up
+# PP-OCR reads the dash of a range (40－100元, 1%－2%) as the character 一; between two numbers it is the dash.
+_RANGE_DASH = re.compile(r"(?<=[0-9%％])[一—](?=[0-9])")
 _engine = None
 _lock = threading.Lock()  # one engine, one page at a time: onnxruntime already uses every core
 
@@ -27,6 +30,11 @@ def _reader():
 
         _engine = RapidOCR()
     return _engine
+
+
+def read_as_written(text: str) -> str:
+    """OCR's text with the misreadings a reader puts right: 40一100元 is 40－100元."""
+    return _RANGE_DASH.sub("－", text)
 
 
 def read_page(page: pdfium.PdfPage) -> list[Box]:
@@ -46,5 +54,5 @@ def read_page(page: pdfium.PdfPage) -> list[Box]:
     for points, text, _score in result or ():
         xs = [p[0] / scale for p in points]
         ys = [p[1] / scale for p in points]
-        boxes.append(Box(text, min(xs), height - max(ys), max(xs), height - min(ys)))
+        boxes.append(Box(read_as_written(text), min(xs), height - max(ys), max(xs), height - min(ys)))
     return boxes

@@ -92,3 +92,10 @@ def test_an_unruled_table_row_is_split_at_its_wide_gaps():
     boxes = [Box("序号", 50, 680, 70, 690), Box("名称", 150, 680, 170, 690), Box("数量", 300, 680, 320, 690),
              Box("1", 50, 660, 55, 670), Box("冲锋舟", 150, 660, 180, 670), Box("3艘", 300, 660, 320, 670)]
     assert page_texts([page(boxes)])[0].splitlines() == ["序号 | 名称 | 数量", "1 | 冲锋舟 | 3艘"]
+
+
+def test_ocr_reads_the_dash_of_a_range_as_a_dash_not_as_the_character_one():
+    from kb.ingest.pdf_ocr import read_as_written
+
+    assert read_as_written("1000元以下的部分40一100元，按1%一2%交纳") == "1000元以下的部分40－100元，按1%－2%交纳"
+    assert read_as_written("第一条 一次清点") == "第一条 一次清点"
