@@ -31,3 +31,13 @@ def stores(settings: Settings):
     opened = open_stores(settings)
     yield opened
     opened.close()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests run only when asked for (`-m slow`): the default run stays within its ten minutes."""
+    if "slow" in config.getoption("markexpr", "").replace("not slow", ""):
+        return
+    skip = pytest.mark.skip(reason="slow (large corpora, servers): run it with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -109,7 +109,7 @@ def test_an_empty_corpus_is_a_clear_error(tmp_path, question_file, capsys):
     (tmp_path / "empty").mkdir()
     code = kb_eval.main(["--corpus", str(tmp_path / "empty"), "--questions", str(question_file)])
     assert code == 2
-    assert "holds no .docx/.md/.txt/.html/.htm files" in capsys.readouterr().err
+    assert "holds no .docx/.doc/.pdf/.xlsx/.xls/.csv/.md/.txt/.html/.htm files" in capsys.readouterr().err
 
 
 def test_the_bundled_question_file_parses_and_covers_every_document_and_kind():
