@@ -33,6 +33,7 @@ class Service:
     sessions: SessionLibraries  # visitors' private libraries, per browser session
 
     def close(self) -> None:
+        self.sessions.stop()
         self.history.close()
         self.stores.close()
 
@@ -40,7 +41,7 @@ class Service:
 def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     """Open everything under settings.store_dir; the model comes from settings unless one is given.
 
-    Private libraries left by an earlier run are deleted: their sessions did not survive it.
+    Private libraries left by an earlier run are deleted in the background: their sessions did not survive it.
     """
     stores = open_stores(settings)
     clear_staging(settings.store_dir)  # after the stores opened: Kuzu's file lock admits one process per store
@@ -53,7 +54,7 @@ def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
     if settings.agent_mode:
         pipeline_class = AgentPipeline
     sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60)
-    sessions.sweep()
+    sessions.start()
     return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions)
 
 
