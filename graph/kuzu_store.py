@@ -13,7 +13,7 @@ from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
 from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
 from graph.ranking import rank_paths
-from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge
+from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge, StoredDocument
 from kb.model import Chunk, Document
 
 DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it lives inside `path`
@@ -22,7 +22,7 @@ DB_FILE = "graph.db"  # Kuzu keeps a database in one file (plus a .wal), so it l
 class KuzuGraphStore:
     """Documents, attachments, chunks and REFERENCES edges in one embedded database under `path`."""
 
-    def __init__(self, path: Path, engine: str = "kuzu") -> None:
+    def __init__(self, path: Path, engine: str = "kuzu", buffer_pool_mb: int = 0) -> None:
         self.engine = engine
         self.path = Path(path)
         self._module = load_engine(engine)
@@ -34,7 +34,7 @@ class KuzuGraphStore:
         self._closed = False
         self.path.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = self._module.Database(str(self.path / DB_FILE))
+            self._db = self._module.Database(str(self.path / DB_FILE), buffer_pool_size=buffer_pool_mb << 20)
         except RuntimeError as exc:
             raise GraphOpenError(
                 f"Could not open the {engine} graph database in {self.path}: {exc}. If another annex-rag process "
@@ -146,16 +146,36 @@ class KuzuGraphStore:
 
     def all_chunks(self) -> list[Chunk]:
         """Every chunk (for the BM25 index), in document and chunk order."""
-        return [Chunk(*row[:7]) for row in self._read(cypher.ALL_CHUNKS)]
+        rows = self._read(cypher.ALL_CHUNKS, bulk=True)
+        rows.sort(key=lambda row: (row[1], row[7]))  # doc_id, pos
+        return [Chunk(*row[:7]) for row in rows]
 
     def reference_edges(self) -> list[ReferenceEdge]:
         """Every traversable REFERENCES edge, from chunks and from attachments, read from one snapshot."""
-        rows = self._read_snapshot([(cypher.CHUNK_REFERENCES, {}), (cypher.ATTACHMENT_REFERENCES, {})])
+        rows = self._read_snapshot([(cypher.CHUNK_REFERENCES, {}), (cypher.ATTACHMENT_REFERENCES, {})], bulk=True)
         return [ReferenceEdge(*row) for part in rows for row in part]
 
     def list_attachments(self) -> list[AttachmentInfo]:
         """Every attachment with its document's title and library."""
-        return [AttachmentInfo(*row) for row in self._read(cypher.LIST_ATTACHMENTS)]
+        return [AttachmentInfo(*row) for row in self._read(cypher.LIST_ATTACHMENTS, bulk=True)]
+
+    def stored_documents(self, doc_ids: Sequence[str]) -> dict[str, StoredDocument]:
+        """These documents' listing rows, chunks, edges and attachments, each read from one snapshot."""
+        out = {}
+        for doc_id in dict.fromkeys(doc_ids):
+            params = {"id": doc_id}
+            summary, chunks, from_chunks, from_attachments, attachments = self._read_snapshot([
+                (cypher.SUMMARY, params), (cypher.LOAD_CHUNKS, params), (cypher.DOCUMENT_CHUNK_REFERENCES, params),
+                (cypher.DOCUMENT_ATTACHMENT_REFERENCES, params), (cypher.DOCUMENT_ATTACHMENTS, params),
+            ])
+            if summary:
+                out[doc_id] = StoredDocument(
+                    decode_summary(summary[0]),
+                    tuple(Chunk(*row[:7]) for row in sorted(chunks, key=lambda row: row[7])),
+                    tuple(ReferenceEdge(*row) for row in [*from_chunks, *from_attachments]),
+                    tuple(AttachmentInfo(*row) for row in attachments),
+                )
+        return out
 
     def document_text(self, doc_id: str) -> str | None:
         """The full text of a document, or None."""
@@ -198,24 +218,24 @@ class KuzuGraphStore:
             finally:
                 conn.close()
 
-    def _read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
+    def _read(self, query: str, params: dict[str, Any] | None = None, bulk: bool = False) -> list[list[Any]]:
         try:
             with self._gate.read():
-                return self._reader().execute(query, params or {}).get_all()
+                return _rows(self._reader().execute(query, params or {}), bulk)
         except RuntimeError as exc:
-            raise GraphQueryError(f"A {self.engine} graph query on {self.path} failed: {exc}") from exc
+            raise GraphQueryError(f"A {self.engine} graph query on {self.path} failed: {exc}{_hint(exc)}") from exc
 
-    def _read_snapshot(self, reads: list[tuple[str, dict[str, Any]]]) -> list[list[list[Any]]]:
+    def _read_snapshot(self, reads: list[tuple[str, dict[str, Any]]], bulk: bool = False) -> list[list[list[Any]]]:
         """Several queries in one read-only transaction, so a concurrent write cannot tear the result."""
         with self._gate.read():
             conn = self._reader()
             try:
                 conn.execute("BEGIN TRANSACTION READ ONLY")
-                results = [conn.execute(query, params).get_all() for query, params in reads]
+                results = [_rows(conn.execute(query, params), bulk) for query, params in reads]
                 conn.execute("COMMIT")
             except RuntimeError as exc:
                 self._drop_reader(conn)  # closing it ends whatever transaction the failure left open
-                raise GraphQueryError(f"A {self.engine} graph query on {self.path} failed: {exc}") from exc
+                raise GraphQueryError(f"A {self.engine} graph query on {self.path} failed: {exc}{_hint(exc)}") from exc
         return results
 
     def _reader(self) -> Any:
@@ -238,6 +258,22 @@ class KuzuGraphStore:
     def _check_open(self) -> None:
         if self._closed:
             raise GraphStoreError(f"The graph store in {self.path} is closed; open a new KuzuGraphStore.")
+
+
+def _rows(result: Any, bulk: bool) -> list[Any]:
+    """A query's rows; `bulk` fetches them as Arrow columns: a whole table in one call, not a Python call per row
+    (all chunks at ~92k: about 0.5 s instead of 4)."""
+    if not bulk:
+        return result.get_all()
+    table = result.get_as_arrow()
+    return [list(row) for row in zip(*(column.to_pylist() for column in table.columns))]
+
+
+def _hint(exc: RuntimeError) -> str:
+    """The fix for a full buffer pool, which the engine's message does not name."""
+    if "buffer pool is full" in str(exc).lower():
+        return "; give the graph engine a larger page cache (ANNEX_GRAPH_BUFFER_POOL_MB)"
+    return ""
 
 
 def _delete(conn: Any, doc_ids: list[str]) -> None:

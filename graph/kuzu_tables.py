@@ -126,7 +126,8 @@ def _add_document(batch: Batch, doc: Document, chunk_ids: set[str]) -> None:
             _append(batch.attachment_refs, attachment_id(doc.id, ref.source), target, *props)
     _append(
         batch.documents, doc.id, doc.library, doc.name, PurePath(doc.name).stem, doc.title, doc.text,
-        doc.content_hash, _dumps([[p.file, p.start, p.end, p.content_hash] for p in doc.parts]),
+        doc.content_hash, _dumps([[p.file, p.start, p.end, p.content_hash, *([list(p.pages)] if p.pages else [])]
+                                  for p in doc.parts]),
         _dumps([[h.level, h.start, h.end] for h in doc.headings]), _dumps(list(doc.tags)), _dumps(dangling),
         _dumps(unplaced), len(doc.attachments), len(doc.chunks), len(dangling), doc.source)
     _append(batch.library_docs, doc.library, doc.id)
@@ -142,7 +143,7 @@ def decode_document(
     records.sort(key=lambda r: r[0])
     return Document(
         id=doc_id, library=library, name=name, title=title, text=text, content_hash=content_hash,
-        parts=tuple(Part(*p) for p in json.loads(parts)),
+        parts=tuple(Part(*p[:4], tuple(p[4]) if len(p) > 4 else ()) for p in json.loads(parts)),
         attachments=tuple(Attachment(*a) for a in attachments),
         references=tuple(Reference(*r[1:]) for r in records),
         chunks=tuple(Chunk(*c[:7]) for c in sorted(chunks, key=lambda c: c[7])),
@@ -154,9 +155,14 @@ def decode_document(
 
 def decode_summary(row: Sequence[Any]) -> DocumentSummary:
     """A DocumentSummary from a row of the _SUMMARY_COLUMNS in graph/schema.py."""
-    doc_id, library, name, title, content_hash, n_attachments, n_chunks, dangling, tags, source = row
+    doc_id, library, name, title, content_hash, n_attachments, n_chunks, dangling, tags, source, parts = row
     labels = dict.fromkeys(r[1] for r in json.loads(dangling))
+    records = json.loads(parts)
+    # (offset, page) where each page of each PDF file starts; (offset, 0) where a file without pages starts
+    pages = tuple(mark for part in records for mark in (
+        [(start, n) for n, start in enumerate(part[4], 1)] if len(part) > 4 else [(part[1], 0)]))
+    main_pages = len(records[0][4]) if records and len(records[0]) > 4 else 0
     return DocumentSummary(
         doc_id, library, name, title, content_hash, n_attachments, n_chunks, tuple(labels), tuple(json.loads(tags)),
-        source,
+        source, pages, main_pages,
     )

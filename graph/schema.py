@@ -93,12 +93,27 @@ ATTACHMENTS_CHUNKS = (
     f"RETURN a.id, {_CHUNK_COLUMNS} ORDER BY a.id, c.idx"
 )
 CHUNKS_BY_ID = f"UNWIND $ids AS i MATCH (c:Chunk {{id: i}}) RETURN {_CHUNK_COLUMNS}"
-ALL_CHUNKS = f"MATCH (c:Chunk) RETURN {_CHUNK_COLUMNS} ORDER BY c.doc_id, c.pos"
+# Sorted in Python (graph/kuzu_store.py): an ORDER BY holds every chunk's text in the buffer pool at once.
+ALL_CHUNKS = f"MATCH (c:Chunk) RETURN {_CHUNK_COLUMNS}"
 CHUNK_REFERENCES = (
     "MATCH (c:Chunk)-[r:REFERENCES]->(a:Attachment) RETURN c.doc_id, c.id, '', a.label, r.mention, r.char_start"
 )
 ATTACHMENT_REFERENCES = (
     "MATCH (b:Attachment)-[r:REFERENCES]->(a:Attachment) RETURN b.doc_id, '', b.label, a.label, r.mention, r.char_start"
+)
+# One document's rows of ALL_CHUNKS (LOAD_CHUNKS), the reference edges and LIST_ATTACHMENTS, each found from its
+# Document node (primary key), never by a table scan.
+DOCUMENT_CHUNK_REFERENCES = (
+    "MATCH (:Document {id: $id})-[:HAS_ATTACHMENT]->(a:Attachment)<-[r:REFERENCES]-(c:Chunk) "
+    "RETURN c.doc_id, c.id, '', a.label, r.mention, r.char_start"
+)
+DOCUMENT_ATTACHMENT_REFERENCES = (
+    "MATCH (:Document {id: $id})-[:HAS_ATTACHMENT]->(b:Attachment)-[r:REFERENCES]->(a:Attachment) "
+    "RETURN b.doc_id, '', b.label, a.label, r.mention, r.char_start"
+)
+DOCUMENT_ATTACHMENTS = (
+    "MATCH (d:Document {id: $id})-[:HAS_ATTACHMENT]->(a:Attachment) "
+    "RETURN d.id, d.title, d.library, a.label, a.title, a.omitted ORDER BY a.pos"
 )
 LIST_ATTACHMENTS = (
     "MATCH (d:Document)-[:HAS_ATTACHMENT]->(a:Attachment) "
@@ -107,8 +122,10 @@ LIST_ATTACHMENTS = (
 DOCUMENT_TEXT = "MATCH (d:Document {id: $id}) RETURN d.text"
 
 _SUMMARY_COLUMNS = (
-    "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling, d.tags, d.source"
+    "d.id, d.library, d.name, d.title, d.content_hash, d.n_attachments, d.n_chunks, d.dangling, d.tags, d.source, "
+    "d.parts"
 )
+SUMMARY = f"MATCH (d:Document {{id: $id}}) RETURN {_SUMMARY_COLUMNS}"
 LIST_ALL = f"MATCH (d:Document) RETURN {_SUMMARY_COLUMNS} ORDER BY d.library, d.name, d.id"
 LIST_LIBRARY = f"MATCH (d:Document) WHERE d.library = $library RETURN {_SUMMARY_COLUMNS} ORDER BY d.name, d.id"
 FIND_DOCUMENT = (

@@ -1,6 +1,7 @@
 """The GraphStore Protocol: the few graph operations ingestion and the answer pipeline call."""
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
@@ -45,6 +46,21 @@ class DocumentSummary:
     dangling: tuple[str, ...]  # labels of attachments referenced but missing
     tags: tuple[str, ...] = ()
     source: str = ""  # where the document came from: kb.model.CORPUS, UPLOAD, CLI, or "" if not recorded
+    # (offset, page): where each page of each PDF file of the document starts in its text, and (offset, 0) where a
+    # file without pages starts; () when none of its files is a PDF
+    pages: tuple[tuple[int, int], ...] = ()
+    page_count: int = 0  # pages of its main file (0 when it is not a PDF)
+
+    def page_label(self, spans: Sequence[tuple[int, int]]) -> str:
+        """`第3页` or `第3-4页` for char spans of the text, "" where the text has no pages."""
+        if not any(page for _, page in self.pages) or not spans:
+            return ""
+        offsets = [offset for offset, _ in self.pages]
+        first = self.pages[max(0, bisect.bisect_right(offsets, min(s for s, _ in spans)) - 1)][1]
+        last = self.pages[max(0, bisect.bisect_right(offsets, max(e for _, e in spans) - 1) - 1)][1]
+        if not first:
+            return ""
+        return f"第{first}页" if last in (first, 0) else f"第{first}-{last}页"
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,16 @@ class AttachmentInfo:
     label: str
     title: str
     omitted: bool = False  # named by the document, content left out (（略）)
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """What the read models hold of one stored document: its listing row, chunks, traversable edges, attachments."""
+
+    summary: DocumentSummary
+    chunks: tuple[Chunk, ...]  # in chunk order within each owner
+    edges: tuple[ReferenceEdge, ...]
+    attachments: tuple[AttachmentInfo, ...]  # in document order
 
 
 class GraphReads(Protocol):
@@ -125,6 +151,10 @@ class GraphStore(GraphReads, Protocol):
 
     def list_attachments(self) -> list[AttachmentInfo]:
         """Every attachment with its document's title and library, by library, document and position."""
+
+    def stored_documents(self, doc_ids: Sequence[str]) -> dict[str, StoredDocument]:
+        """These documents' rows of list_documents, all_chunks, reference_edges and list_attachments (absent ones
+        left out): what a write changed, read without scanning the store."""
 
     def document_text(self, doc_id: str) -> str | None:
         """The full text of a document (its char spans point into it), or None."""

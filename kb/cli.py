@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from kb.errors import AnnexError, ReservedLibrary
+from kb.ingest.formats import SHOWN
 from kb.ingest.ingestor import Progress
 from kb.model import CLI, PRIVATE_PREFIX, IngestResult, is_private
 from kb.progress import progress_bar
@@ -20,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the process exit code (1 when any file failed)."""
     parser = argparse.ArgumentParser(prog="python -m kb", description="annex-rag knowledge base")
     sub = parser.add_subparsers(dest="command", required=True)
-    ingest = sub.add_parser("ingest", help="ingest .docx/.md/.txt/.html files or folders")
+    ingest = sub.add_parser("ingest", help=f"ingest {SHOWN} files or folders")
     ingest.add_argument("paths", nargs="+", type=Path)
     ingest.add_argument("--library", default=None, help="library name (default: ANNEX_DEFAULT_LIBRARY or 'demo')")
     ingest.add_argument("--json", action="store_true", help="one JSON object per file on stdout")
@@ -60,8 +61,12 @@ def _ingest(stores: Stores, args: argparse.Namespace) -> int:
         else:
             doc = result.document
             dangling = f", dangling: {', '.join(sorted({r.label for r in doc.dangling}))}" if doc and doc.dangling else ""
+            pages = f", {doc.page_count} pages" if doc and result.status != "attached" and doc.page_count else ""
             print(f"{'✓' if result.status != 'unchanged' else '='} {result.file} [{result.status}] "
-                  f"{len(doc.attachments)} attachments, {len(doc.references)} references, {len(doc.chunks)} chunks{dangling}")
+                  f"{len(doc.attachments)} attachments, {len(doc.references)} references, {len(doc.chunks)} chunks"
+                  f"{pages}{dangling}")
+            for note in result.notes:
+                print(f"  ⚠ {result.file}: {note}")
     written = {r.doc_id: r.document for r in results if r.status in ("ingested", "attached") and r.document}
     chunks = sum(len(d.chunks) for d in written.values())
     failed = sum(1 for r in results if r.error)
@@ -105,6 +110,7 @@ def _as_json(result: IngestResult) -> dict:
         else [],
         "dangling": sorted({r.label for r in doc.dangling}) if doc else [],
         "error": result.error,
+        "notes": list(result.notes),
     }
 
 

@@ -43,6 +43,10 @@ class VectorStoreError(AnnexError):
     """Chroma failed; the message says what was attempted and what to do."""
 
 
+class KeywordIndexError(AnnexError):
+    """The keyword index (Tantivy) failed; the message says what was attempted and what to do."""
+
+
 class RerankError(AnnexError):
     """The rerank endpoint failed."""
 
@@ -81,6 +85,23 @@ class UnknownConversation(AnnexError):
         self.conversation_id = conversation_id
 
 
+class ReadOnlyConversation(AnnexError):
+    """A turn on a conversation the caller does not own: a shared link reads it, only its owner adds turns."""
+
+    def __init__(self, conversation_id: str) -> None:
+        super().__init__(f"Conversation {conversation_id!r} belongs to someone else and is read-only; leave the "
+                         "conversation id empty to start a conversation of your own.")
+        self.conversation_id = conversation_id
+
+
+class TooManyTokens(AnnexError):
+    """A client sent too many wrong write tokens; it may try again after `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"Too many wrong tokens from this client; try again in {retry_after} s.")
+        self.retry_after = retry_after
+
+
 class ReservedLibrary(AnnexError):
     """A shared library was asked for under the reserved private prefix."""
 
@@ -91,7 +112,7 @@ class ReservedLibrary(AnnexError):
 
 
 class NothingToSearch(UnknownLibrary):
-    """No library this caller may see holds documents, though the knowledge base is not empty."""
+    """No library this caller may see holds documents: nothing to search (never "every library")."""
 
     def __init__(self) -> None:  # skips UnknownLibrary's message: it would list libraries the caller may not see
         AnnexError.__init__(self, "No library you can search holds documents yet; upload a document first.")

@@ -37,6 +37,7 @@ class Part:
     start: int
     end: int
     content_hash: str
+    pages: tuple[int, ...] = ()  # a PDF's page starts, as offsets in the document's text; () when unpaged
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class ParsedFile:
     content_hash: str
     headings: tuple[Heading, ...] = ()
     tags: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()  # a PDF's page starts: offset in `text` where page n+1 begins; () when unpaged
+    notes: tuple[str, ...] = ()  # what the reader could not read, said on the file's result line
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,11 @@ class Document:
     def attachment(self, label: str) -> Attachment | None:
         return next((a for a in self.attachments if a.label == label), None)
 
+    @property
+    def page_count(self) -> int:
+        """Pages of the main file (0 when it is not paged)."""
+        return len(self.parts[0].pages) if self.parts else 0
+
 
 @dataclass(frozen=True)
 class IngestResult:
@@ -128,6 +136,7 @@ class IngestResult:
     error: str | None = None
     document: Document | None = field(default=None, repr=False)
     repaired: bool = False  # written again because a crash had left its vectors incomplete
+    notes: tuple[str, ...] = ()  # what could not be read (a scanned page without OCR), said on the result line
 
 
 @dataclass(frozen=True)

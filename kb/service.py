@@ -14,6 +14,7 @@ from kb.search.retrieval import Retriever
 from kb.session_libraries import SessionLibraries
 from kb.agent.pipeline import AgentPipeline
 from kb.settings import Settings
+from kb.token_guard import TokenGuard
 from kb.stores import Stores, open_stores
 from kb.turn import Hit
 from kb.ingest.uploads import clear_staging
@@ -31,31 +32,36 @@ class Service:
     read: ReadModels
     pipeline: Pipeline
     sessions: SessionLibraries  # visitors' private libraries, per browser session
+    tokens: TokenGuard  # the write token's check, shared by the UI and the HTTP API
 
     def close(self) -> None:
         self.sessions.stop()
+        self.read.settle()  # a background merge or save of the BM25 segments finishes before the stores close
         self.history.close()
         self.stores.close()
 
 
-def open_service(settings: Settings, model: ChatModel | None = None) -> Service:
-    """Open everything under settings.store_dir; the model comes from settings unless one is given.
+def open_service(settings: Settings, model: ChatModel | None = None, stores: Stores | None = None) -> Service:
+    """Open everything under settings.store_dir (or over `stores`, opened already); the model comes from settings
+    unless one is given.
 
     Private libraries left by an earlier run are deleted in the background: their sessions did not survive it.
     """
-    stores = open_stores(settings)
+    stores = stores or open_stores(settings)
     clear_staging(settings.store_dir)  # after the stores opened: Kuzu's file lock admits one process per store
     history = History(settings.store_dir / HISTORY_FILE)
-    read = ReadModels(stores.graph, stores.ingestor)
+    read = ReadModels(stores.graph, stores.ingestor, stores.keywords)
     retriever = Retriever(stores.vectors, lambda: read.current().bm25, _neighbours(read), _reranker(settings))
     if model is None and settings.llm_base_url:
         model = OpenAIChatModel.from_settings(settings)
     pipeline_class = Pipeline
     if settings.agent_mode:
         pipeline_class = AgentPipeline
-    sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60)
+    sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60,
+                                forget=history.forget_documents)
     sessions.start()
-    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions)
+    return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions,
+                   TokenGuard())
 
 
 def _reranker(settings: Settings) -> Reranker:

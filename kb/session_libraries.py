@@ -5,8 +5,9 @@ PRIVATE_PREFIX + a random id, which this registry maps to the Gradio session tha
 that session (another session, the HTTP API, the MCP tools) sees only the shared libraries: `scope` turns
 "every library" into the explicit list a caller may search. Sessions do not survive a restart, so at start every
 private library is an orphan and is removed; a library also goes once its session ends (Gradio's unload) or
-`ttl` seconds after its last upload, whichever comes first. Removal runs on a background thread, one document at a
-time: deleting a big library never sits on a request's path, nor delays the server's start.
+`ttl` seconds after its last upload, whichever comes first — with every conversation that quoted it. Removal runs
+on a background thread, one document at a time: deleting a big library never sits on a request's path, nor delays
+the server's start.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary
 from kb.model import PRIVATE_PREFIX, is_private
@@ -47,9 +48,11 @@ class SessionLibraries:
     """Which private library belongs to which session, and the clean-up of ended, stale and orphaned ones."""
 
     def __init__(self, read: ReadModels, ingestor: Ingestor, ttl_seconds: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 forget: Callable[[Sequence[str]], object] = lambda doc_ids: None) -> None:
         self.read = read
         self.ingestor = ingestor
+        self.forget = forget  # drops the conversations that quoted deleted private documents (History)
         self.ttl = ttl_seconds
         self.clock = clock
         self._entries: dict[str, _Entry] = {}
@@ -86,8 +89,10 @@ class SessionLibraries:
     def scope(self, request: TurnRequest, session: str | None = None) -> TurnRequest:
         """The request with its libraries made explicit and checked: empty means every library the session sees.
 
-        Raises UnknownLibrary (naming only visible libraries) for one it may not see, UnknownDocument for a
-        document of such a library, NothingToSearch when it sees no library but others hold documents.
+        Every entry point that searches (chat, compare, eval, the HTTP API, agent mode) scopes through here, so
+        the pipeline never gets an empty list, which it would read as "every library". Raises UnknownLibrary
+        (naming only visible libraries) for one it may not see, UnknownDocument for a document of such a library,
+        NothingToSearch when it sees no library holding documents: nothing to search, never everything.
         """
         check_storable(request)  # a lone surrogate is refused as such, before it is looked up as a library
         snapshot = self.read.current()
@@ -98,7 +103,7 @@ class SessionLibraries:
         doc = snapshot.documents.get(request.document_id or "")
         if doc is not None and doc.library not in visible:
             raise UnknownDocument(request.document_id or "")
-        if request.library_ids or not snapshot.documents:
+        if request.library_ids:
             return request
         if not visible:
             raise NothingToSearch()
@@ -119,7 +124,7 @@ class SessionLibraries:
                 del self._entries[session]
             owned = {e.library for e in self._entries.values()}
         doomed = [d.id for d in self.read.current().documents.values() if is_private(d.library) and d.library not in owned]
-        return sum(1 for doc_id in doomed[:max_documents] if self.ingestor.delete(doc_id))
+        return sum(1 for doc_id in doomed[:max_documents] if self.delete(doc_id))
 
     def start(self) -> None:
         """Sweep in the background from now on: at once, when a session ends, and every SWEEP_PERIOD_SECONDS."""
@@ -148,6 +153,12 @@ class SessionLibraries:
 
     def _stale(self, entry: _Entry, now: float) -> bool:
         return self.ttl > 0 and now - entry.touched > self.ttl
+
+    def delete(self, doc_id: str) -> bool:
+        """Delete one private document and every conversation that quoted it; False if it was not stored."""
+        deleted = self.ingestor.delete(doc_id)
+        self.forget([doc_id])
+        return deleted
 
 
 class SharedReads(LibraryReads):

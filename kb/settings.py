@@ -22,6 +22,7 @@ class Settings:
     corpus_dir: Path = Path("data/corpus")  # the bundled corpus the app builds its stores from
     default_library: str = "demo"
     graph_engine: str = "kuzu"  # kuzu | ladybug
+    graph_buffer_pool_mb: int = 256  # the graph engine's page cache; its own default is 80% of the machine's memory
     vector_store: str = "chroma"  # a name in kb/search/factory.py VECTOR_STORES
     chroma_host: str = ""  # empty: embedded PersistentClient in store_dir; else a Chroma server
     chroma_port: int = 8000
@@ -64,6 +65,10 @@ class Settings:
     @property
     def chroma_dir(self) -> Path:
         return self.store_dir / "chroma"
+
+    @property
+    def keyword_path(self) -> Path:
+        return self.store_dir / "keywords.sqlite3"
 
     @property
     def embedding_cache_path(self) -> Path:

@@ -8,6 +8,7 @@ from kb.errors import SettingsError
 from graph.store import GraphStore
 from kb.search.factory import open_vector_store
 from kb.ingest.ingestor import Ingestor
+from kb.search.keyword_index import KeywordIndex
 from kb.settings import Settings
 from kb.search.vectors import VectorStore
 
@@ -19,9 +20,11 @@ class Stores:
     settings: Settings
     graph: GraphStore
     vectors: VectorStore
+    keywords: KeywordIndex
     ingestor: Ingestor
 
     def close(self) -> None:
+        self.keywords.close()
         self.graph.close()
 
 
@@ -33,9 +36,12 @@ def open_stores(settings: Settings) -> Stores:
     """Open (creating if needed) the stores under settings.store_dir."""
     settings.store_dir.mkdir(parents=True, exist_ok=True)
     check_engine(settings)
-    graph = open_graph_store(settings.graph_dir, settings.graph_engine)
+    graph = open_graph_store(settings.graph_dir, settings.graph_engine, settings.graph_buffer_pool_mb)
     vectors = open_vector_store(settings)
-    return Stores(settings, graph, vectors, Ingestor(settings, graph, vectors))
+    keywords = KeywordIndex(settings.keyword_path)
+    ingestor = Ingestor(settings, graph, vectors, keywords)
+    ingestor.reconcile_keywords()  # cheap when they agree: one listing of the graph's documents
+    return Stores(settings, graph, vectors, keywords, ingestor)
 
 
 def check_engine(settings: Settings) -> None:

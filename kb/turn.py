@@ -52,6 +52,7 @@ class Source:
     prefetched: bool = False  # reached through REFERENCES rather than by search
     via: str = ""  # the mention that led here, for prefetched attachments
     preamble: str = ""  # the table header row or list lead-in its text continues (a chunk cut inside one)
+    page: str = ""  # 第3页 / 第3-4页 where its spans sit in a PDF, "" otherwise
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import struct
 import zipfile
+import zlib
 from typing import Callable
 
 import docx
@@ -64,3 +65,76 @@ def missing_document_xml() -> bytes:
 def zip_bomb(unpacked_mb: int) -> bytes:
     """A valid .docx carrying a member of zeros that deflates to almost nothing."""
     return rewrite(good_docx(), lambda n, b: b, {"word/media/padding.bin": b"\0" * (unpacked_mb << 20)})
+
+
+# --- PDF ------------------------------------------------------------------------------------------------------
+
+def pdf_file(page_streams: list[bytes], kids: list[int] | None = None, count: int | None = None,
+             broken_xref: bool = False) -> bytes:
+    """A PDF written object by object with its xref table: one page per content stream (Helvetica text);
+    `kids` lists the page objects the page tree names (repeats allowed), `count` what /Count claims."""
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    page_ids = []
+    for stream in page_streams:
+        data = zlib.compress(stream)
+        objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream")
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> "
+                       b"/Contents %d 0 R >>" % (len(objects)))
+        page_ids.append(len(objects))
+    kids = page_ids if kids is None else kids
+    refs = b" ".join(b"%d 0 R" % k for k in kids)
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (refs, len(kids) if count is None else count)
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % (offset + (7919 if broken_xref else 0))
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref + (13 if broken_xref else 0))
+    return bytes(out)
+
+
+def text_stream(lines: list[str]) -> bytes:
+    """A page content stream writing ASCII lines top to bottom."""
+    body = b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (780 - 18 * i, line.encode("ascii")) for i, line in enumerate(lines))
+    return body
+
+
+def good_pdf() -> bytes:
+    return pdf_file([text_stream(["Article 1 The emergency supplies are listed in Annex 2.", "Annex 2 Supplies"])])
+
+
+def zero_page_pdf() -> bytes:
+    return pdf_file([], kids=[], count=0)
+
+
+def broken_xref_pdf() -> bytes:
+    """Every xref offset and startxref point past their objects (a file edited by hand or re-saved badly)."""
+    return pdf_file([text_stream(["Article 1 The emergency supplies are listed in Annex 2."])], broken_xref=True)
+
+
+def page_bomb_pdf(pages: int = 6000) -> bytes:
+    """One small page named `pages` times by the page tree: a few kilobytes that claim thousands of pages."""
+    return pdf_file([text_stream(["page"])], kids=[5] * pages)
+
+
+def object_bomb_pdf(strings: int = 8) -> bytes:
+    """One page whose content stream draws a quarter of a million characters; it deflates to a few hundred bytes."""
+    return pdf_file([b"".join(b"BT /F1 1 Tf 0 %d Td (" % i + b"A" * 30_000 + b") Tj ET\n" for i in range(strings))])
+
+
+def truncated_pdf() -> bytes:
+    raw = good_pdf()
+    return raw[: len(raw) // 3]
+
+
+def xlsx_bomb(unpacked_mb: int) -> bytes:
+    """A valid .xlsx (written by pandas/openpyxl) carrying a member of zeros that deflates to almost nothing."""
+    import pandas as pd
+
+    buffer = io.BytesIO()
+    pd.DataFrame({"姓名": ["张三"], "电话": ["0571-1234"]}).to_excel(buffer, index=False)
+    return rewrite(buffer.getvalue(), lambda n, b: b, {"xl/media/padding.bin": b"\0" * (unpacked_mb << 20)})

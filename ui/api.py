@@ -2,14 +2,15 @@
 
 Status codes: 422 when the body does not match the schema (a missing, mistyped or unknown field; types are strict,
 "5" is not a number); 400 when a value is one the pipeline cannot use (an empty question, topK out of range, text
-that is not valid Unicode); 404 for an unknown library, conversation or document; 401/403 for a write without the
-right token; 500 `turn_failed` when a turn fails midway (its conversation then holds an answer saying so). Every
-error body has FastAPI's shape, `{"detail": [{"loc": [..., field], "msg": ..., "type": ...}]}` (install_error_handlers
+that is not valid Unicode); 404 for an unknown library, conversation or document (and for no library to search);
+401/403 for a write without the right token, 429 after too many wrong tokens from one client; 403
+`read_only_conversation` for a turn on a conversation the caller does not own (a conversation takes turns only from
+its owner: one started over the API, or the browser session that started it — a shared link reads, never writes);
+500 `turn_failed` when a turn fails midway (its conversation then holds an answer saying so). Every error body has FastAPI's shape, `{"detail": [{"loc": [..., field], "msg": ..., "type": ...}]}` (install_error_handlers
 makes it so for unknown routes and unexpected failures too), and a rejected turn stores nothing.
 """
 from __future__ import annotations
 
-import hmac
 import json
 from dataclasses import asdict
 from typing import Any, Iterable, Iterator
@@ -24,10 +25,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from kb.errors import AnnexError, InvalidRequest, ReservedLibrary, UnknownConversation, UnknownDocument, UnknownLibrary
+from kb.errors import (AnnexError, InvalidRequest, ReadOnlyConversation, ReservedLibrary, TooManyTokens,
+                       UnknownConversation, UnknownDocument, UnknownLibrary)
 from kb.answer.events import Event, jsonable
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
+from kb.ingest.formats import SHOWN
 from kb.ingest.uploads import ingest_uploads
 from kb.answer.fold import fold_events
 
@@ -79,7 +82,7 @@ class ErrorResponse(BaseModel):
     detail: list[ErrorItem]
 
 
-_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorResponse} for code in (400, 404, 500)}
+_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorResponse} for code in (400, 403, 404, 500)}
 
 
 class ChatResponse(BaseModel):
@@ -186,6 +189,8 @@ def _rejected(exc: AnnexError) -> HTTPException:
     """The HTTP error for a request the pipeline refused before storing anything."""
     if isinstance(exc, UnknownLibrary):
         return _error(404, ["body", "libraryIds"], str(exc), "unknown_library")
+    if isinstance(exc, ReadOnlyConversation):
+        return _error(403, ["body", "conversationId"], str(exc), "read_only_conversation")
     if isinstance(exc, UnknownConversation):
         return _error(404, ["body", "conversationId"], str(exc), "unknown_conversation")
     if isinstance(exc, UnknownDocument):
@@ -207,7 +212,7 @@ def api_router(service: Any) -> APIRouter:
         try:
             # shared libraries only: "all" (empty libraryIds) never includes a visitor's private library
             return service.pipeline.run(service.sessions.scope(body.turn()))  # raises before anything is stored
-        except (InvalidRequest, UnknownLibrary, UnknownConversation) as exc:
+        except (InvalidRequest, UnknownLibrary, UnknownConversation, ReadOnlyConversation) as exc:
             raise _rejected(exc) from exc
 
     @router.post("/chat", response_model=ChatResponse, responses=_ERRORS,
@@ -224,7 +229,7 @@ def api_router(service: Any) -> APIRouter:
 
     @router.post("/chat/stream", summary="Ask a question; one Server-Sent Event per pipeline event, ending with done",
                  response_class=StreamingResponse,
-                 responses={200: {"content": {"text/event-stream": {}}}, 400: _ERRORS[400], 404: _ERRORS[404]})
+                 responses={200: {"content": {"text/event-stream": {}}}, 400: _ERRORS[400], 403: _ERRORS[403], 404: _ERRORS[404]})
     def chat_stream(body: ChatRequest) -> StreamingResponse:
         events = start(body)  # a failure midway arrives as events: error, then done with "failed": true
         return StreamingResponse(map(sse, events), media_type="text/event-stream",
@@ -244,7 +249,7 @@ def api_router(service: Any) -> APIRouter:
     def documents(library: str | None = Query(None, description="only this library")) -> list[dict[str, Any]]:
         return [jsonable(d) for d in service.stores.graph.list_documents(library or None) if not is_private(d.library)]
 
-    def require_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+    def require_token(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
         expected = service.settings.api_token
         where = ["header", "Authorization"]
         if not expected:
@@ -255,12 +260,18 @@ def api_router(service: Any) -> APIRouter:
                                        "'Authorization: Bearer <ANNEX_API_TOKEN>'.", "token_missing")
             error.headers = {"WWW-Authenticate": "Bearer"}
             raise error
-        if not hmac.compare_digest(credentials.credentials.encode(), expected.encode()):
+        try:
+            right = service.tokens.matches(request.client.host if request.client else "", credentials.credentials,
+                                           expected)
+        except TooManyTokens as exc:
+            raise HTTPException(429, _detail(where, str(exc), "too_many_tokens"),
+                                headers={"Retry-After": str(exc.retry_after)}) from exc
+        if not right:
             raise _error(403, where, "The token is wrong; send the server's ANNEX_API_TOKEN as "
                                      "'Authorization: Bearer <token>'.", "token_wrong")
 
     @router.post("/documents", dependencies=[Depends(require_token)],
-                 summary="Upload files (.docx/.md/.txt/.html) and ingest them; one result per file")
+                 summary=f"Upload files ({SHOWN}) and ingest them; one result per file")
     def upload(files: list[UploadFile] = File(..., description="documents and their attachment files"),
                library: str = Form("", description="target library; empty: ANNEX_DEFAULT_LIBRARY"),
                tags: str = Form("", description="extra tags, comma-separated")) -> dict[str, Any]:
@@ -271,7 +282,8 @@ def api_router(service: Any) -> APIRouter:
         sent = [(f.filename or "", f.file) for f in files]  # names are checked per file: a bad one is its own error
         results = ingest_uploads(service.stores.ingestor, service.settings.store_dir, sent, library.strip() or None,
                                  tags=extra_tags)
-        out = [{"file": r.file, "doc_id": r.doc_id, "status": r.status, "error": r.error} for r in results]
+        out = [{"file": r.file, "doc_id": r.doc_id, "status": r.status, "error": r.error, "notes": list(r.notes),
+                "pages": r.document.page_count if r.document and r.status != "attached" else 0} for r in results]
         if all(r.status == "error" for r in results):
             reasons = " ".join(str(r.error) for r in results)
             raise HTTPException(400, [{"loc": ["body", "files"], "msg": f"No file could be ingested; nothing was stored. "

@@ -43,7 +43,9 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
     Long on purpose: Gradio declares a layout inside one `with gr.Blocks()`, components beside their wiring.
     """
     handlers = ChatHandlers(service)
-    with gr.Blocks(title="annex-rag · 附件跳转问答", analytics_enabled=False) as demo:
+    # Gradio's cached files (uploads, CSV downloads) go an hour after they were made: nothing a visitor sent
+    # or was sent outlives its use on disk.
+    with gr.Blocks(title="annex-rag · 附件跳转问答", analytics_enabled=False, delete_cache=(600, 3600)) as demo:
         owner = gr.State("")
         conversation = gr.State("")
         turns = gr.State([])

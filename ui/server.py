@@ -5,16 +5,27 @@ from typing import Callable, Sequence
 
 import gradio as gr
 from fastapi import FastAPI
+from fastapi.responses import PlainTextResponse
 
 from kb.service import Service
+from ui import access_log
 from ui.api import api_router, install_error_handlers
 from ui.blocks import CSS, THEME, build_demo
 
 
 def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -> FastAPI:
     """The FastAPI app with the HTTP API routes and the Gradio Blocks mounted at the root."""
+    access_log.install()
     app = FastAPI(title="annex-rag", description="Graph-enhanced knowledge-base Q&A: the knowledge-service API.")
     app.include_router(api_router(service), prefix="/api")
     install_error_handlers(app)
+    # Gradio's app-state links would save every component of a session — the 口令 box, a private document's
+    # text — to deep_links/*/state.json, kept for ever; a conversation link (?conversation=<id>) shares instead.
+    app.add_api_route("/gradio_api/deep_link", _no_deep_links, methods=["GET"], include_in_schema=False)
     demo = build_demo(service, extensions)
     return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server, theme=THEME, css=CSS)
+
+
+def _no_deep_links() -> PlainTextResponse:
+    return PlainTextResponse("App-state links are off here: they would store the token and private text. "
+                             "Share a conversation with its link (?conversation=<id>) instead.", 404)

@@ -52,7 +52,7 @@ class AgentPipeline(Pipeline):
         return f"{self.agent_model.name} · agent"
 
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
-        turn, earlier, prompt_history = yield from self._begin(request)
+        turn, reading, prompt_history = yield from self._begin(request)
         turn.extra["agent"] = True
         gathered = _Gathered(turn.snapshot)
         usage: list[TokenUsage] = []
@@ -68,8 +68,8 @@ class AgentPipeline(Pipeline):
                     yield event
                 turn.sources = gathered.sources
             except LLMError as exc:
-                query = "\n".join([*earlier, request.query])
-                hits = self.retriever.retrieve(query, request)
+                query = reading.standalone
+                hits = self.retrieve_reading(reading, request)
                 pre = self.prefetch(turn.snapshot, hits, request)
                 turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
                 turn.paths = list(pre.paths)

@@ -17,7 +17,7 @@ from graph.resolve import AttachmentCatalog
 from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Chunk
 from graph.prefetch import attachment_text
-from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_LABEL
+from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_MODE
 from kb.turn import Source
 
 EMPTY, OMITTED, DANGLING, ABSENT = "empty", "omitted", "dangling", "absent"
@@ -60,8 +60,13 @@ def find_gaps(
     asked: dict[tuple[str, str], AttachmentInfo | None] = {}
     for m in LABEL.finditer(question):
         label = make_label(m.group("kind"), m.group("number"))
-        # The first of the question's documents that has this attachment, or at least mentions it.
-        holder = next((d for d in docs if label in attachments[d] or label in documents[d].dangling), docs[0])
+        # The first of the question's documents whose attachment of that label holds content: a question that names
+        # no document (酒店一共配备了多少具灭火器？…见附件4) asks about the plan that has the list, not its template
+        # twin whose table was lost. Else the first that has the attachment, or at least mentions it.
+        full = (d for d in docs if label in attachments[d]
+                and _state(documents[d], label, attachments[d][label], contents.get((d, label), []), ()) is None)
+        holder = next(full, None) or next(
+            (d for d in docs if label in attachments[d] or label in documents[d].dangling), docs[0])
         asked.setdefault((holder, label), attachments[holder].get(label))
     for m in _KIND_ALONE.finditer(question):  # 国歌法附件所载…: the kind alone names a single unnumbered attachment
         kind = normalize_kind(m.group("kind"))
@@ -94,7 +99,7 @@ def gap_answer(gaps: Sequence[Gap]) -> str:
         known = GAP_KNOWN.format(labels="、".join(g.known)) if g.known else GAP_NONE_KNOWN
         lines.append("- " + GAP_ANSWERS[g.state].format(doc=g.doc_title, label=g.label, title=title, known=known))
     named = [f"- {g.label}-{g.title}" if g.title else f"- {g.label}" for g in gaps if g.state in (EMPTY, OMITTED)]
-    return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n" + ("\n".join(named) or "- 无") + "\n"
+    return f"{OFFLINE_MODE}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n" + ("\n".join(named) or "- 无") + "\n"
 
 
 def question_documents(question: str, sources: Sequence[Source], documents: dict[str, DocumentSummary]) -> list[str]:
@@ -118,7 +123,7 @@ def _named_by(question: str, title: str) -> int:
     short = title.removeprefix(_STATE_PREFIX)
     if short != title and len(short) >= 2 and short in question:
         return len(title)
-    return len(_common(question, title))
+    return len(shared_run(question, title))
 
 
 def _names(question: str, attachment: AttachmentInfo, chunks: Sequence[Chunk]) -> bool:
@@ -157,7 +162,7 @@ def _omitted(text: str, title: str) -> bool:
     return bool(_OMITTED_MARK.search(text)) and len(_norm(body)) <= len(_norm(title)) + 12
 
 
-def _common(a: str, b: str) -> str:
+def shared_run(a: str, b: str) -> str:
     """The longest run of characters a and b share."""
     best = ""
     for i in range(len(b)):

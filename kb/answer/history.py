@@ -176,5 +176,40 @@ class History:
             ).fetchall()
         return [r[0] for r in reversed(rows)]
 
+    def forget_documents(self, doc_ids: Sequence[str]) -> int:
+        """Delete every conversation with a message that drew on or quoted one of these documents; how many went.
+
+        For a deleted private document: its text must not outlive it in anyone's history.
+        """
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        quoted = " OR ".join(["m.extra LIKE ?"] * len(ids))  # sources and hop items carry the doc id in extra
+        with self._write() as db:
+            doomed = [row[0] for row in db.execute(
+                f"SELECT DISTINCT m.conversation_id FROM messages m WHERE {quoted} OR m.id IN "
+                f"(SELECT message_id FROM message_links WHERE doc_id IN ({marks}))",
+                (*(f"%{_like(i)}%" for i in ids), *ids)).fetchall()]
+            db.executemany("DELETE FROM conversations WHERE id = ?", [(c,) for c in doomed])
+        return len(doomed)
+
+    def recent_questions(self, conversation_id: str, n: int) -> list[str]:
+        """The last n questions of a conversation, oldest first, each as it was read alone (a follow-up resolved:
+        西岭街道呢？ stored as 西岭街道有几艘冲锋舟？), so that the next follow-up continues what was really asked."""
+        if n <= 0:
+            return []
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT content, extra FROM messages WHERE conversation_id = ? AND role = 'user' ORDER BY seq DESC LIMIT ?",
+                (conversation_id, n),
+            ).fetchall()
+        return [(json.loads(extra) if extra else {}).get("standalone") or content for content, extra in reversed(rows)]
+
     def close(self) -> None:
         self._db.close()
+
+
+def _like(text: str) -> str:
+    """text for a LIKE pattern without its wildcards (document ids are hex digests; this is belt and braces)."""
+    return text.replace("%", "").replace("_", "")

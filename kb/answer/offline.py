@@ -1,25 +1,26 @@
 """The offline default answerer: picks the source sentences that best answer the question and cites them.
 
 How a source is read into units is kb/answer/units.py; which attachments have no content is kb/answer/gaps.py.
-What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; what stays
-here is one concern, scoring units against a question.
+What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; the shape
+of the answer read around the best units (a list, a heading's entries, a pointer's rows) is kb/answer/shapes.py;
+what stays here is one concern, scoring units against a question.
 """
 from __future__ import annotations
 
 import math
 import re
-import unicodedata
-from functools import lru_cache
 from collections import Counter
-from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from kb.labels import LABEL, make_label
-from kb.answer.units import read_units
-from kb.answer.prompts import ATTACHMENT_SECTION, NO_ANSWER, OFFLINE_LABEL
+from kb.answer.shapes import (
+    Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
+)
+from kb.answer.units import folded, read_units, words
+from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import INTRODUCES
@@ -27,12 +28,10 @@ from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
 MAX_SENTENCES = 4
-MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
 TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
 NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
-LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
@@ -45,18 +44,10 @@ QUOTED_MATCH = 1.25
 CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
-
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    source: Source
-    text: str
-    coverage: float
-    position: int = 0  # order of the unit within its source
-    item: bool = False  # a list line or a table row rather than a sentence
-    focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
-    lead: str = ""  # the sentence that introduced its list (如下五种：), quoted before it
+# A name the question gives holds at most this many words the title lacks between two of the title's words
+# (绿洲化工园区*地震*应急预案); farther apart they are two mentions (紫楹台酒店的应急预案与哪个上级政府预案相衔接),
+# and reading them as one name declined 2 of 84 dev questions.
+NAME_GAP = 1
 
 
 class ExtractiveAnswerer:
@@ -74,28 +65,34 @@ class ExtractiveAnswerer:
         """
         chosen = self.select_parts(question, sources, context, covers)
         if not chosen:
-            return f"{OFFLINE_LABEL}\n\n{NO_ANSWER}"
+            return OFFLINE_NO_ANSWER
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
         attachments = _attachments_used(chosen, sources)
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
     def select_parts(self, question: str, sources: Sequence[Source], context: str = "",
-                     covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
-        """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context."""
+                     covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
+        """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context;
+        or each example the question lists."""
         parts = [p for p in _PARTS.split(question) if tokenize(p)]
-        if len(parts) < 2:
+        # each example the question lists is looked up alone (消防服、消防头盔等…存放在哪里): the others, and the
+        # class they stand for, would favour a sentence that merely names them all
+        # (the retrieval query, the context, holds the question itself)
+        alone = context.replace(question, " ")
+        asked = [(e, alone) for p in parts for e in examples(p)] or [(p, f"{context} {question}") for p in parts]
+        if len(asked) < 2:
             return self.select(question, sources, context, covers)
-        out: list[_Candidate] = []
-        for part in parts:
+        out: list[Candidate] = []
+        for part, around in asked:
             home = {c.source.doc_id for c in out}  # one question is about one place: the first answer's documents
-            for c in self.select(part, sources, f"{context} {question}", covers):
+            for c in self.select(part, sources, around, covers):
                 if (not home or c.source.doc_id in home) and all(c.text.strip() != o.text.strip() for o in out):
                     out.append(c)
         return out
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
-               covers: Mapping[str | tuple[str, str], str] | None = None) -> list[_Candidate]:
+               covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
         """The best sentences, best first (a list's items in their order); empty when none covers enough.
 
         Long on purpose: one scoring pass over every unit of every source — weights, coverage, the question word's
@@ -121,23 +118,23 @@ class ExtractiveAnswerer:
         codes = {t for t in weights if CODE.fullmatch(t)}
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
-        units = [(s, i, u.text, u.header, u.lead) for s in sources
+        units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
-        words = frozenset(t for t in weights if len(t) > 1)
+        long_words = frozenset(t for t in weights if len(t) > 1)
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
-        token_sets = [_words(LIST_NUMBER.sub("", text)) | frozenset(t for t in words if t in _fold(text))
-                      | frozenset(ch for run in runs if run in _fold(text) for ch in run if ch in weights)
-                      if any(t in _fold(text) for t in weights) else _NONE for _, _, text, _, _ in units]
+        token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
+                      | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
+                      if any(t in folded(text) for t in weights) else _NONE for _, _, text, *_ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
-        counted_sets = [tokens - _words(header) if header else tokens
-                        for (_, _, _, header, _), tokens in zip(units, token_sets)]
+        counted_sets = [tokens - words(header) if header else tokens
+                        for (_, _, _, header, *_), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
             about[s.n] |= {t for t in weights if len(t) > 1 and _abbreviates(t, s.doc_title)}
@@ -149,26 +146,31 @@ class ExtractiveAnswerer:
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
         total = sum(weights[t] * idf[t] for t in weights)
         held: dict[str, set[str]] = {}
-        for (source, _, _, _, _), tokens in zip(units, token_sets):
+        for (source, *_), tokens in zip(units, token_sets):
             held.setdefault(source.doc_id, set()).update(tokens)
-        ruled_out = _not_named(sources, weights, held)
+        for s in sources:  # what a document is about is its words too: 风险评估 in its 附件2：风险评估结果
+            held.setdefault(s.doc_id, set()).update(about[s.n])
+        ruled_out = _not_named(sources, weights, held, covers or {})
         named = _title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
         misnamed = _misnamed(question, sources, present)
-        candidates = []
-        for (source, position, text, header, lead), tokens in zip(units, token_sets):
+        candidates, headings = [], []
+        for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
             if not tokens:
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
             own_words = tokens
-            if lead:  # an enumerated line reads with its list's lead-in: 甲、长288公分 under 国旗之通用尺度定为如下五种：
-                tokens = tokens | _words(lead)
+            if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
+                tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
+                # heading (《…区应急预案》 under 预案衔接); a sentence is only about its heading (below)
             item = header is not None
             own = sum(weights[t] * idf[t] for t in weights if t in tokens) / total
-            implied = sum(weights[t] * idf[t] for t in weights if t in about[source.n] and t not in tokens) / total
-            folded, around = _fold(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, folded, around) for t in words
+            # an entry reads with its heading (预案衔接) as with its document's title: what it is about
+            around = about[source.n] | words(heading) if heading and not lead else about[source.n]
+            implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
+            written, around = folded(text), about_chars[source.n]
+            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in long_words
                        if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if codes & tokens:
@@ -183,20 +185,31 @@ class ExtractiveAnswerer:
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
                 continue  # an attachment's title (a list of attachments) names the content, it is not the content
-            if needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed):
-                continue  # it speaks of something other than what the question asks for
+            unspoken = needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed)
             if any(t in own_words for t in weights):
-                candidates.append(_Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
-                                             lead))
+                # one that speaks of something other than what the question asks for is kept aside: only a heading
+                # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
+                (headings if unspoken else candidates).append(Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
+                                             lead, heading))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
+        if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
+            listed = titled(weights, sources, ruled_out | misnamed)
+            if listed is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
+                return items_of(listed)
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
-            return []
+            heading = named_heading(question, headings) if wants.list else None
+            return owned(heading, weights, itself=True) if heading else []
+        shaped = followed(candidates, sources)  # the hop inside the answer: a pointer's rows
+        if not shaped and not (wants.quantity and not wants.list):  # a heading gives no number
+            shaped = owned(candidates[0], weights)
+        if shaped:
+            return shaped
         if wants.list and candidates[0].item:
-            return _with_leads(_list_items(candidates))
+            return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):
-            return _introduced(candidates[0])
+            return introduced(candidates[0])
         best = candidates[0].coverage
-        out: list[_Candidate] = []
+        out: list[Candidate] = []
         seen: set[str] = set()
         # Of the documents that answer (nearly) as well, the one the question names most is the one it asks about.
         near = [c for c in candidates if c.coverage >= best * TWIN_SHARE]
@@ -211,7 +224,9 @@ class ExtractiveAnswerer:
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
-        return _with_leads(out)
+        return with_leads(out)
+
+
 
 
 def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
@@ -219,16 +234,17 @@ def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: 
     score: dict[str, float] = {}
     for s in sources:
         if s.doc_id not in score:
-            title = _words(s.doc_title)
+            title = words(s.doc_title)
             score[s.doc_id] = sum(weights[t] * idf[t] for t in weights if t in title)
     return score
 
 
-def _not_named(sources: Sequence[Source], weights: Mapping[str, float],
-               held: Mapping[str, set[str]]) -> set[str]:
-    """The documents the question rules out: it names another by a word of that one's title that this one neither
-    bears in its title nor uses in its text (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
-    titles = {s.doc_id: _words(s.doc_title) for s in sources}
+def _not_named(sources: Sequence[Source], weights: Mapping[str, float], held: Mapping[str, set[str]],
+               covers: Mapping[str | tuple[str, str], str]) -> set[str]:
+    """The documents the question rules out: it names another by a word of that one's name — its title or its cover
+    (西安新兴紫楹台酒店有限公司 above a plan titled 生产安全事故应急预案) — that this one neither bears in its name nor
+    uses in its text or its attachments' titles (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
+    titles = {s.doc_id: words(f"{s.doc_title} {covers.get(s.doc_id, '')}") for s in sources}
     naming = {t for t in weights if len(t) > 1 and any(t in title for title in titles.values())}
     return {doc_id for doc_id, title in titles.items()
             if any(t not in title and t not in held.get(doc_id, set()) for t in naming)}
@@ -241,15 +257,16 @@ def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> se
     clauses = [tokenize(c) for c in _CLAUSE.split(question)]
     out = set()
     for s in sources:
-        title = _words(s.doc_title)
+        title = words(s.doc_title)
         for tokens in clauses:
             inside = [i for i, t in enumerate(tokens) if t in title]
-            if len(inside) < 2:
-                continue
-            between = tokens[inside[0] + 1 : inside[-1]]
-            if any(len(t) > 1 and t not in title and t not in present and not _abbreviates(t, s.doc_title)
-                   for t in between):
-                out.add(s.doc_id)
+            for a, b in zip(inside, inside[1:]):
+                if b - a - 1 > NAME_GAP or folded(s.doc_title).find(tokens[a]) > folded(s.doc_title).find(tokens[b]):
+                    continue  # not one name: 应急预案|与哪个上级政府|预案 speaks of two plans, 预案|中提到的|应急物资 of
+                    # the plan and its supplies (a name keeps the title's order)
+                if any(len(t) > 1 and t not in title and t not in present and not _abbreviates(t, s.doc_title)
+                       for t in tokens[a + 1 : b]):
+                    out.add(s.doc_id)
     return out
 
 
@@ -260,42 +277,11 @@ def _abbreviates(word: str, title: str) -> bool:
     return all(ch in rest for ch in word)
 
 
-def _introduced(intro: _Candidate) -> list[_Candidate]:
-    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
-    out = [intro]
-    for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
-        if unit.header is None or len(out) > MAX_LIST_ITEMS:
-            break
-        out.append(_Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
-    return out
 
 
-def _with_leads(chosen: Sequence[_Candidate]) -> list[_Candidate]:
-    """The chosen units, each enumerated line after its list's lead-in (once): 甲、长288公分 means nothing alone."""
-    quoted = {c.text.strip() for c in chosen}
-    out: list[_Candidate] = []
-    for c in chosen:
-        if c.lead and c.lead not in quoted:
-            quoted.add(c.lead)
-            out.append(replace(c, text=c.lead, item=False, lead=""))
-        out.append(c)
-    return out
 
 
-def _list_items(candidates: Sequence[_Candidate]) -> list[_Candidate]:
-    """The items of the best candidate's list: its source's list lines and rows that name what the question asks
-    for, or, when the question names nothing, that match it nearly as well."""
-    best = candidates[0]
-    floor = best.coverage * LIST_FLOOR
-    items = [c for c in candidates if c.source.n == best.source.n and c.item
-             and (c.focused if best.focused else c.coverage >= floor)]
-    seen: set[str] = set()
-    out = []
-    for c in items:  # best first; a list longer than MAX_LIST_ITEMS keeps its best items, in their order
-        if c.text.strip() not in seen and len(out) < MAX_LIST_ITEMS:
-            seen.add(c.text.strip())
-            out.append(c)
-    return sorted(out, key=lambda c: c.position)
+
 
 
 def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
@@ -305,12 +291,12 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
     reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
     """
     about = {
-        s.n: set(_words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
+        s.n: set(words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
         for s in sources
     }
     for s in sources:
         if s.label:
-            about[s.n] |= ATTACHED | _words(s.label)  # "预案里附了哪些…": what is attached; "附件1里…": this one
+            about[s.n] |= ATTACHED | words(s.label)  # "预案里附了哪些…": what is attached; "附件1里…": this one
     for s in sources:
         if not s.label:
             continue
@@ -319,7 +305,7 @@ def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str
                 continue
             for text, *_ in read_units(other.text):
                 if (s.via and s.via in text) or _cites(text, s.label):
-                    about[s.n] |= _words(text)
+                    about[s.n] |= words(text)
     return about
 
 
@@ -348,7 +334,7 @@ def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
     made_up = {w for words in needed for w in words if not is_dictionary_word(w)}
     if not made_up:
         return needed
-    unwritten = {w for w in made_up if not any(w in _fold(s.text) for s in sources)}
+    unwritten = {w for w in made_up if not any(w in folded(s.text) for s in sources)}
     kept = [words - unwritten for words in needed]
     return [words for words in kept if words]
 
@@ -369,22 +355,13 @@ def _char_share(word: str, text: str, around: frozenset[str]) -> float:
 _NONE: frozenset[str] = frozenset()
 
 
-@lru_cache(maxsize=32768)
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
-
-
-@lru_cache(maxsize=32768)
-def _words(text: str) -> frozenset[str]:
-    """The words of a unit; the same chunks come back turn after turn, so jieba reads each sentence once."""
-    return frozenset(tokenize(text))
 
 
 def _quotes(term: str, text: str) -> bool:
     return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
 
 
-def _attachments_used(chosen: Sequence[_Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
+def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
     """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4)."""
     titles = {(s.doc_id, s.label): s.title for s in sources if s.label}
     out: dict[str, str] = {}

@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Generator, Iterator
 
 from kb.answer.context import Fitted, estimate_tokens, fit
-from kb.errors import AnnexError, InvalidRequest, LLMError, UnknownDocument, UnknownLibrary
+from kb.errors import AnnexError, InvalidRequest, LLMError, ReadOnlyConversation, UnknownDocument, UnknownLibrary
 from kb.answer.events import Event, jsonable
+from kb.answer.followup import HOW, Reading, read_question
 from kb.answer.gaps import find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
 from kb.answer.hop import HopResult, post_answer_hop, without_block
@@ -24,9 +25,9 @@ from kb.answer.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
 from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
 from kb.search.readmodels import ReadModels, Snapshot
-from kb.search.retrieval import Retriever
+from kb.search.retrieval import Retriever, fuse_readings
 from kb.settings import Settings
-from kb.answer.sources import build_messages, build_sources, referenced_docs
+from kb.answer.sources import build_messages, build_sources, cited_numbers, declines, referenced_docs
 from kb.turn import MAX_LIBRARY_IDS, RANGES, GraphPath, Hit, Source, TurnRequest
 
 log = logging.getLogger(__name__)
@@ -116,8 +117,8 @@ class Pipeline:
                 raise UnknownLibrary(library, snapshot.libraries)
         if request.document_id and request.document_id not in snapshot.documents:
             raise UnknownDocument(request.document_id)
-        if request.conversation_id:
-            self.history.get_conversation(request.conversation_id)
+        if request.conversation_id and self.history.get_conversation(request.conversation_id).owner != request.owner:
+            raise ReadOnlyConversation(request.conversation_id)  # an API caller (owner "") owns only API conversations
         return replace(request, query=query, library_ids=library_ids)
 
     def run(self, request: TurnRequest) -> Iterator[Event]:
@@ -172,12 +173,12 @@ class Pipeline:
         return None
 
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
-        turn, earlier, prompt_history = yield from self._begin(request)
-        query = "\n".join([*earlier, request.query])
-        yield turn.think(f"检索查询：{query.replace(chr(10), ' / ')}", "retrieval")
+        turn, reading, prompt_history = yield from self._begin(request)
+        query = reading.standalone
+        yield from self._read_note(turn, reading)
         if turn.snapshot.documents:
             since = time.perf_counter()
-            hits = self.retrieve(query, request)
+            hits = self.retrieve_reading(reading, request)
             turn.timed("retrieval", since)
             yield turn.think(
                 f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
@@ -201,7 +202,7 @@ class Pipeline:
             parts.append(EMPTY_KB)
             yield Event("content", {"text": EMPTY_KB})
         elif self.model is None:
-            yield from self._offline(request.query, turn.sources, query, parts)
+            yield from self._offline(query, turn.sources, query, parts)
         else:
             fitted = self.fit_prompt(request.query, turn.sources, prompt_history)
             if fitted.changed or fitted.tokens > fitted.budget:
@@ -246,17 +247,34 @@ class Pipeline:
             return head + "".join(x + "；" for x in left_out) + f"仍约 {fitted.tokens:,} tokens：问题本身已超出窗口"
         return head + "；".join(left_out) + f"；提示现约 {fitted.tokens:,} tokens"
 
-    def _begin(self, request: TurnRequest) -> Generator[Event, None, tuple[TurnState, list[str], list[tuple[str, str]]]]:
-        """Open (or continue) the conversation and store the question; returns the turn and its history."""
+    def _begin(self, request: TurnRequest) -> Generator[Event, None, tuple[TurnState, Reading, list[tuple[str, str]]]]:
+        """Open (or continue) the conversation, read the question after the earlier ones (a follow-up resolved) and
+        store it; returns the turn, the reading and the prompt's history."""
         snapshot = self.read.current()
         conversation_id = request.conversation_id or self.history.create_conversation(request.query, request.owner).id
-        earlier = self.history.recent_user_messages(conversation_id, request.history_turns)
+        earlier = self.history.recent_questions(conversation_id, request.history_turns)
+        # a document is named by its title or its cover (紫楹台 names 西安新兴紫楹台酒店有限公司's 生产安全事故应急预案)
+        titles = [f"{d.title} {snapshot.view.cover(d.id)}" for d in snapshot.documents.values()] if earlier else []
+        reading = read_question(request.query, earlier, titles)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})
-        yield Event("user_message_id", {"message_id": self.history.add_message(conversation_id, "user", request.query)})
+        extra = {"standalone": reading.standalone, "continues": reading.continues} if reading.follows else None
+        yield Event("user_message_id", {"message_id": self.history.add_message(conversation_id, "user", request.query,
+                                                                               extra=extra)})
         turn = TurnState(request, snapshot, conversation_id, uuid.uuid4().hex, time.perf_counter())
+        if reading.follows:
+            turn.extra["standalone"] = reading.standalone
         yield Event("assistant_message_id", {"message_id": turn.assistant_id})
-        return turn, earlier, prompt_history
+        return turn, reading, prompt_history
+
+    def _read_note(self, turn: TurnState, reading: Reading) -> Iterator[Event]:
+        """The thinking lines saying how the question was read and what is retrieved for it."""
+        if reading.follows:
+            yield turn.think(f"追问（{HOW[reading.how]}）：接上一问“{reading.continues}”，读作“{reading.standalone}”",
+                             "retrieval")
+            yield turn.think(f"检索查询：{reading.standalone}（并检索原问题“{reading.question}”，融合排序）", "retrieval")
+        else:
+            yield turn.think(f"检索查询：{reading.standalone}", "retrieval")
 
     def _fall_back(self, turn: TurnState, error: LLMError, query: str, parts: list[str]) -> Iterator[Event]:
         """The model failed: an error event, a notice, then the offline answer."""
@@ -265,7 +283,7 @@ class Pipeline:
         notice = ("\n\n" if parts else "") + FALLBACK_NOTICE.format(error=str(error)) + "\n\n"
         parts.append(notice)
         yield Event("content", {"text": notice})
-        yield from self._offline(turn.request.query, turn.sources, query, parts)
+        yield from self._offline(query, turn.sources, query, parts)
 
     def _finish(
         self, turn: TurnState, answer: str, cited: str | None = None, block_of: Callable[[HopResult], str] | None = None
@@ -283,7 +301,8 @@ class Pipeline:
         if block:
             yield Event("content", {"text": block})
         yield Event("attachments", {"items": list(hop.items)})
-        docs = referenced_docs(cited, turn.sources, hop.sources) if turn.sources else []
+        # A decline references nothing: it answers or declines, never both (the closest passages are the UI's to list).
+        docs = referenced_docs(cited, turn.sources, hop.sources) if turn.sources and not _declined(cited) else []
         yield Event("referenced_docs", {"docs": docs})
         paths = [*turn.paths, *hop.paths]
         yield Event("graph_paths", {"paths": paths})
@@ -306,6 +325,14 @@ class Pipeline:
     # Which chunks cite an attachment is the graph's REFERENCES edges: a baseline without the graph retrieves without
     # them (it keeps no citing chunk under the threshold, having no way to follow it).
     follows_references = True
+
+    def retrieve_reading(self, reading: Reading, request: TurnRequest) -> list[Hit]:
+        """Hits for what the question asks; a follow-up's own words are retrieved too and fused in, so that the
+        question as written still competes when it was not the follow-up it looked like."""
+        hits = self.retrieve(reading.standalone, request)
+        if not reading.follows:
+            return hits
+        return fuse_readings(hits, self.retrieve(reading.question, request), request.top_k)
 
     def retrieve(self, query: str, request: TurnRequest) -> list[Hit]:
         """Vector and BM25 search, fused and thresholded (kb/search/retrieval.py)."""
@@ -348,6 +375,11 @@ class Pipeline:
             return []
         messages = self.history.messages(conversation_id)[-2 * turns :]
         return [(m.role, without_block(m.content)) for m in messages]
+
+
+def _declined(answer: str) -> bool:
+    """The answer declines and cites nothing."""
+    return declines(answer) and not cited_numbers(answer)
 
 
 def check_storable(request: TurnRequest) -> None:

@@ -1,6 +1,8 @@
 """Every prompt and fixed answer text, in the language the users speak."""
 from __future__ import annotations
 
+from kb.ingest.formats import SHOWN
+
 SYSTEM_PROMPT = """你是一个企业知识库问答助手，负责回答关于应急预案、法规和制度文件的问题。
 规则：
 1. 只依据下面“参考资料”中的内容回答，不要编造；参考资料中没有答案时，直接回答“知识库中没有找到与该问题相关的内容。”
@@ -25,7 +27,10 @@ NO_REFERENCES = "（知识库中没有检索到相关内容）"
 # The offline extractive answerer's fixed texts.
 OFFLINE_LABEL = "（离线抽取模式：以下句子摘自知识库原文，未经大模型改写。）"
 NO_ANSWER = "知识库中没有找到与该问题相关的内容。"
-EMPTY_KB = "知识库还是空的：请先在“知识库”页上传文档（.docx / .md / .txt / .html）。"
+# A decline quotes nothing, so it does not say it does (OFFLINE_LABEL): it answers or declines, never both.
+OFFLINE_MODE = "（离线抽取模式）"
+OFFLINE_NO_ANSWER = f"{OFFLINE_MODE}\n\n{NO_ANSWER}"
+EMPTY_KB = f"知识库还是空的：请先在“知识库”页上传文档（{SHOWN}）。"
 FALLBACK_NOTICE = "⚠️ 模型服务调用失败（{error}），以下为离线抽取模式的回答。"
 TURN_FAILED = "⚠️ 回答失败：{error}"
 

@@ -38,6 +38,8 @@ CODE = re.compile(r"(?=[0-9a-z]*[a-z])(?=[0-9a-z]*[0-9])[0-9a-z]{3,}")  # 0x001a
 # document's name already counts through what its sentences are about, so the frame's words weigh half.
 FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[^，,。；;？?！!]{1,40})[，,]")
 FRAME_WEIGHT = 0.5
+# 在…中的 / 在…里 inside a question says where to look as well (X在某清单中的临界量是多少): the list, not what is asked
+PLACE = re.compile(r"在(?P<frame>[^，,。；;？?！!在]{2,30}?)(?:中|里|之中)的?")
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -73,6 +75,30 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
 
 
+# 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn
+_EXAMPLES = re.compile(r"(?P<items>[^，,。；;？?！!、]{1,12}(?:、[^，,。；;？?！!、]{1,12})+)等(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+
+
+def examples(question: str) -> list[str]:
+    """The question once per example it lists (A、B、C等…存放在哪里 → A存放在哪里, …), or [] when it lists none: a
+    reader looks each one up; the class they stand for (等消防员个人防护装备) is context."""
+    match = _EXAMPLES.search(question)
+    if not match:
+        return []
+    items = match.group("items").split("、")
+    rest = match.group("rest")
+    # after 等 comes the class the examples stand for, up to its 的 (等物质|的临界量是多少) or to the predicate, the last
+    # verb (等消防员个人防护装备|存放在哪里)
+    at, verb = 0, None
+    for w in posseg.cut(rest):
+        if w.flag == "v":
+            verb = at
+        at += len(w.word)
+    asked = rest[rest.index("的"):] if "的" in rest else rest[verb:] if verb is not None else rest
+    head = question[:match.start()]
+    return [f"{head}{item}{asked}" for item in items if item.strip()]
+
+
 def asks(question: str) -> Asks:
     """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
     return Asks(bool(QUANTITY.search(question)), bool(LIST.search(question)), bool(NAME.search(question)))
@@ -80,14 +106,20 @@ def asks(question: str) -> Asks:
 
 def framed(question: str) -> tuple[str, set[str]]:
     """The question with its framing preposition standing apart (jieba would glue it to a name it does not know:
-    按紫楹|台酒店), and the words only its frame holds (依照国旗法，… → 国旗法), which weigh FRAME_WEIGHT."""
+    按紫楹|台酒店), and the words only its frames hold (依照国旗法，… → 国旗法; 二噁英在*风险物质清单*中的临界量 → the
+    list), which weigh FRAME_WEIGHT."""
     frame = FRAME.match(question)
-    if not frame:
+    places = list(PLACE.finditer(question))
+    if not frame and not places:
         return question, set()
-    at = frame.start("frame")
-    spaced = f"{question[:at]} {question[at:]}"
-    rest = set(tokenize(spaced[frame.end() + 1:]))
-    return spaced, {t for t in tokenize(frame.group("frame")) if t not in rest}
+    spaced, framing = question, [m.group("frame") for m in places]
+    if frame:
+        at = frame.start("frame")
+        spaced = f"{question[:at]} {question[at:]}"
+        framing.append(frame.group("frame"))
+    rest = PLACE.sub(" ", spaced[frame.end() + 1:] if frame else spaced)
+    kept = set(tokenize(rest))
+    return spaced, {t for f in framing for t in tokenize(f) if t not in kept}
 
 
 @lru_cache(maxsize=4096)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 from graph.store import DocumentSummary
@@ -10,9 +11,12 @@ from kb.answer.prompts import (
     NO_REFERENCES, REFERENCE_ATTACHMENT_WHERE, REFERENCE_CONTINUES, REFERENCE_HEADER, REFERENCE_VIA, SYSTEM_PROMPT,
     USER_PROMPT,
 )
+from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER
 from kb.turn import Hit, ReferencedDoc, Source, merge_spans
 
 _CITATION = re.compile(r"\[(\d+(?:\s*[,，、]\s*\d+)*)\]")
+# How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
+NOT_IN_KB = re.compile(r"没有找到|未找到|没有检索到|未检索到|没有相关|无法回答|不包含|没有提供|未提供|没有提及|未提及")
 
 
 def build_sources(
@@ -38,7 +42,7 @@ def build_sources(
         sources.append(Source(
             n=len(sources) + 1, doc_id=hit.doc_id, doc_title=doc.title if doc else hit.doc_id, library=hit.library,
             label=hit.attachment, title="", text=hit.text, spans=((hit.start, hit.end),), chunk_ids=(hit.chunk_id,),
-            score=hit.score, preamble=hit.continues,
+            score=hit.score, preamble=hit.continues, page=doc.page_label([(hit.start, hit.end)]) if doc else "",
         ))
     for p in prefetched:
         doc = documents.get(p.doc_id)
@@ -47,6 +51,7 @@ def build_sources(
             library=doc.library if doc else "", label=p.label, title=p.title, text=p.text,
             spans=merge_spans([(c.start, c.end) for c in p.chunks]), chunk_ids=tuple(c.id for c in p.chunks),
             score=attachment_scores.get((p.doc_id, p.label), 0.0), prefetched=p.hops > 0, via=p.via,
+            page=doc.page_label([(c.start, c.end) for c in p.chunks]) if doc else "",
         ))
     return sources
 
@@ -54,9 +59,8 @@ def build_sources(
 def _extend(source: Source, hit: Hit) -> Source:
     before = hit.end <= source.spans[0][0]
     text = hit.text + "\n" + source.text if before else source.text + "\n" + hit.text
-    return Source(source.n, source.doc_id, source.doc_title, source.library, source.label, source.title, text,
-                  merge_spans([*source.spans, (hit.start, hit.end)]), (*source.chunk_ids, hit.chunk_id), source.score,
-                  preamble=hit.continues if before else source.preamble)
+    return replace(source, text=text, spans=merge_spans([*source.spans, (hit.start, hit.end)]),
+                   chunk_ids=(*source.chunk_ids, hit.chunk_id), preamble=hit.continues if before else source.preamble)
 
 
 def format_sources(sources: Sequence[Source]) -> str:
@@ -90,6 +94,13 @@ def cited_numbers(answer: str) -> list[int]:
         for part in re.split(r"[,，、]", match.group(1)):
             numbers.setdefault(int(part.strip()), None)
     return list(numbers)
+
+
+def declines(answer: str) -> bool:
+    """Whether the answer says the knowledge base does not hold the answer in a line of its own words: one that
+    cites no source (a quoted sentence of a law may well say 未提供). The answer's attachment block aside."""
+    lines = answer.split(ATTACHMENT_BLOCK_HEADER, 1)[0].splitlines()
+    return any(NOT_IN_KB.search(line) and not cited_numbers(line) for line in lines)
 
 
 def referenced_docs(answer: str, sources: Sequence[Source], extra: Sequence[Source] = ()) -> list[ReferencedDoc]:

@@ -2,20 +2,35 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
-from kb.text import INTRODUCES, ListReader
+from kb.search.tokens import tokenize
+from kb.text import ENUMERATED, INTRODUCES, ListReader, enumeration_style
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _RULE = re.compile(r":?-{2,}:?|")
 MAX_PLAIN_COLUMNS = 6
+MIN_INLINE_ITEMS = 2  # 1）…；2）… after a colon: a list; a single 1） is a number in a sentence
 _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"[0-9０-９]")
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
+# A heading: a short line with no punctuation (预案衔接, 第二类, 西岭街道, （三）危险废物 — its mark aside), or a
+# table's caption (表2 …应急状态启动令). It owns the lines below it until the next heading: the dev set's headings
+# are 2–6 characters, its shortest entry lines 11.
+HEADING_CHARS = 10
+_HEADING_PUNCT = re.compile(r"[。！？；!?;，,：:、|（）()《》“”\"]")
+_CAPTION = re.compile(r"^[表图]\s*[0-9０-９一二三四五六七八九十]+(?:[-－.．][0-9０-９]+)?\s+\S")
+# A formula's variable defined under it (式中：V——污染雨水储存容积（m3）；h——降雨深度，宜取15mm~30mm): each line (or
+# clause) a definition, read as an item under the formula's lead-in.
+DEFINES = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω0-9_′'\u4e00-\u9fff]{1,8}\s*[—－]{2,3}\s*\S")
+_FORMULA_LEAD = re.compile(r"^(?P<lead>.*?(?:式中|其中)\s*[：:])\s*(?P<first>\S.*)$")
+_INLINE_LEAD = re.compile(r"^(?P<lead>.*?[：:])\s*(?P<first>\S.*)$")
 
 
 class Unit(NamedTuple):
@@ -24,6 +39,7 @@ class Unit(NamedTuple):
     text: str
     header: str | None  # a table row's header row; "" for a list line; None for a sentence
     lead: str = ""  # an enumerated line's lead-in, the sentence that opens its list (通用尺度定为如下五种：)
+    heading: str = ""  # the heading line above it that owns it (预案衔接, （一）能源矿产, 表2 …应急状态启动令)
 
 
 @lru_cache(maxsize=4096)
@@ -47,15 +63,40 @@ def _read_units(text: str) -> list[Unit]:
     header: list[str] | None = None
     plain: list[str] | None = None
     lists = ListReader()
-    for line in text.split("\n"):
+    heading = defining = ""
+    lines = text.split("\n")
+    shown = [line.strip() for line in lines if line.strip()]
+    # a heading stands alone: short lines or captions of one kind in a row (一层平面图 / 二层平面图, 表4 … / 表5 …) are a
+    # list's entries
+    alone = {i for i, line in enumerate(shown) if is_heading(line)
+             and not any(0 <= j < len(shown) and is_heading(shown[j])
+                         and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
+    at = -1
+    for line in lines:
         stripped = line.strip()
+        at += bool(stripped)
         if not stripped:
             header = None
             continue  # a blank line between a list's items (Markdown) does not end the list
         if is_toc_line(line) or is_header_line(stripped):
             header = None
+            heading = ""
             lists.end()
             continue
+        if at in alone and not (lists.lead and enumeration_style(stripped)):
+            header, plain = None, None
+            lists.end()
+            units.append(Unit(stripped, ""))  # a heading is no entry of the one above: 第二类 after 第一类's items
+            heading = stripped
+            continue
+        if heading and enumeration_style(stripped) and enumeration_style(stripped) == enumeration_style(heading):
+            heading = ""  # （二）社区（村）防汛工作组 ends （一）街道防汛指挥部's section, heading or not
+        start = len(units)
+        if DEFINES.match(stripped) and (defining or lists.lead):
+            defining = defining or lists.lead  # 式中： above V——…, h——…: every definition is an item under it
+            units.append(Unit(stripped, "", defining, heading))
+            continue
+        defining = ""
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
         if CELL_SEPARATOR in stripped:
@@ -67,20 +108,55 @@ def _read_units(text: str) -> list[Unit]:
                 continue
             if len(cells) == len(header):
                 units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v),
-                                  " ".join(header)))
+                                  " ".join(header), "", heading))
                 continue
         header = None
         fields = stripped.split()
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
-            units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain)))
+            units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain), "", heading))
             continue
         # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
         # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
         plain = fields if _is_plain_header(fields, stripped) else None
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
-        units.extend(Unit(sentence, "" if item else None, lead) for sentence in sentences)
+        inline = _inline_items(sentences)
+        units.extend(inline or (Unit(sentence, "" if item else None, lead) for sentence in sentences))
+        if heading:
+            units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
+
+
+def is_heading(line: str) -> bool:
+    """A line that heads what follows it (预案衔接, （一）能源矿产, 表2 …启动令), not an entry of its own."""
+    if _CAPTION.match(line):
+        return not _HEADING_PUNCT.search(line)
+    name = ENUMERATED.sub("", line, count=1).strip()
+    return (0 < len(name) <= HEADING_CHARS and not _HEADING_PUNCT.search(name) and bool(_CJK.search(name))
+            and not _DIGIT.search(name) and not any(ch.isspace() for ch in name))
+
+
+def _is_item(text: str) -> bool:
+    """An item of a list: it opens with an enumeration mark (2）, （二）) or defines a formula's variable (h——降雨深度)."""
+    return bool(ENUMERATED.match(text) or DEFINES.match(text))
+
+
+def _inline_items(sentences: list[str]) -> list[Unit]:
+    """A list written inside one paragraph (本指南不适用于下列情况的环境风险评估：1）…；2）…；9）港口、码头。): the
+    lead-in as a sentence, each item a list line under it, as if each stood on a line of its own; [] for none."""
+    for i, sentence in enumerate(sentences):
+        # the formula's own 式中： leads its definitions (可按下式计算：V=Fh/1000 式中：V——…), else the first colon
+        split = _FORMULA_LEAD.match(sentence.strip()) or _INLINE_LEAD.match(sentence.strip())
+        if not split or not _is_item(split.group("first")):
+            continue
+        rest = [split.group("first"), *(s.strip() for s in sentences[i + 1:])]
+        count = next((k for k, s in enumerate(rest) if not _is_item(s)), len(rest))
+        if count < MIN_INLINE_ITEMS:
+            continue
+        lead = split.group("lead")
+        return [*(Unit(s, None) for s in sentences[:i]), Unit(lead, None),
+                *(Unit(s, "", lead) for s in rest[:count]), *(Unit(s, None) for s in rest[count:])]
+    return []
 
 
 def _is_plain_header(fields: list[str], line: str) -> bool:
@@ -95,3 +171,15 @@ def _cells(row: str) -> list[str]:
     if row.endswith("|") and cells and not cells[-1]:
         cells = cells[:-1]
     return cells
+
+
+@lru_cache(maxsize=32768)
+def folded(text: str) -> str:
+    """NFKC and lower case, as the question's words are: cached, the same chunks come back turn after turn."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+@lru_cache(maxsize=32768)
+def words(text: str) -> frozenset[str]:
+    """The words of a unit; the same chunks come back turn after turn, so jieba reads each sentence once."""
+    return frozenset(tokenize(text))

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Sequence
@@ -25,7 +27,8 @@ from kb.answer.hop import post_answer_hop
 from graph.prefetch import prefetch
 from kb.progress import progress_bar
 from kb.service import Service, open_service
-from kb.settings import load_settings
+from kb.settings import Settings, load_settings
+from kb.stores import open_stores
 from kb.answer.sources import build_sources
 from kb.eval.synthetic import SyntheticDoc, chinese_number, generate
 from kb.turn import Source, TurnRequest
@@ -46,43 +49,66 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"attachments per document (default {DEFAULT_ATTACHMENTS})")
     parser.add_argument("--samples", type=int, default=SAMPLES, help=f"documents asked about (default {SAMPLES})")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT", help="also write the figures here")
+    parser.add_argument("--scale", action="store_true",
+                        help="run three sizes (kb/eval/scale.py) and print how each figure grows")
+    parser.add_argument("--plot", type=Path, default=None, metavar="PNG", help="with --scale: draw the curves here")
+    parser.add_argument("--start-probe", type=Path, default=None, help=argparse.SUPPRESS)  # one start, in a fresh process
     args = parser.parse_args(argv)
+    if args.start_probe:
+        print(json.dumps(start_probe(args.start_probe)))
+        return 0
+    if args.scale:
+        from kb.eval.scale import run_scale
+
+        return run_scale(args.samples, args.json, args.plot)
     if args.docs < 1 or args.attachments_per_doc < 1 or args.samples < 1:
         parser.error("--docs, --attachments-per-doc and --samples must be at least 1")
     with tempfile.TemporaryDirectory(prefix="annex-bench-") as scratch:
         root = Path(scratch)
+        settings = load_settings(store_dir=root / "store", llm_base_url="")  # offline turns
         try:
-            service = open_service(load_settings(store_dir=root / "store", llm_base_url=""))  # offline turns
+            figures = run(settings, root / "corpus", args.docs, args.attachments_per_doc, args.samples)
         except AnnexError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        try:
-            figures = run(service, root / "corpus", args.docs, args.attachments_per_doc, args.samples)
-        except AnnexError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        finally:
-            service.close()
     if args.json:
         args.json.write_text(json.dumps(figures, ensure_ascii=False, indent=1), encoding="utf-8")
     print(json.dumps(figures, ensure_ascii=False))
     return 0
 
 
-def run(service: Service, corpus: Path, docs: int, per_doc: int, samples: int) -> dict:
-    """Generate, ingest and measure; prints a readable summary and returns the figures.
-
-    Long on purpose: one timed script, each figure's setup beside its timing.
-    """
+def run(settings: Settings, corpus: Path, docs: int, per_doc: int, samples: int) -> dict:
+    """Generate, ingest, start again on the store and measure; prints a readable summary and returns the figures."""
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     written = generate(corpus, docs, per_doc)
     print(f"corpus: {docs} documents × {per_doc} attachments written in {time.perf_counter() - started:.1f} s",
           file=sys.stderr)
-    ingest_s = _ingest(service, corpus)
-    chunks = service.stores.graph.stats()["chunks"]
+    service = open_service(settings)
+    try:
+        ingest_s = _ingest(service, corpus)
+        chunks = service.stores.graph.stats()["chunks"]
+        service.read.settle()  # the last merge and the save of the BM25 main segment, in the background
+    finally:
+        service.close()
     ingest_rss = _peak_rss_mb()
+    start = start_probe(settings.store_dir, subprocess=True)  # what the next start costs, in a fresh process
+    service = open_service(settings)
+    try:
+        figures = _measure(service, corpus, written, chunks, ingest_s, ingest_rss, start, samples)
+    finally:
+        service.close()
+    figures["load_1min"] = [round(load, 2), round(os.getloadavg()[0], 2)]  # a shared machine's timings need it
+    return figures
+
+
+def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], chunks: int, ingest_s: float,
+             ingest_rss: float, start: dict, samples: int) -> dict:
+    """Every timed figure on an opened store. Long on purpose: one timed script, each figure's setup beside its timing.
+    """
+    docs, per_doc = len(written), len(written[0].attachments) if written else 0
     started = time.perf_counter()
-    snapshot = service.read.current()  # BM25 index and attachment catalog, built once after the write
+    snapshot = service.read.current()  # built by open_service already: this only takes it
     snapshot_s = time.perf_counter() - started
     pipeline = service.pipeline
     keyword = KeywordPipeline(service.settings, service.read, pipeline.retriever, service.history, None)
@@ -114,7 +140,11 @@ def run(service: Service, corpus: Path, docs: int, per_doc: int, samples: int) -
                 correct[name][0] += len(got & wanted)
                 correct[name][1] += len(wanted)
         _timed(times["turn"], lambda: list(pipeline.run(TurnRequest(question))))
-    rebuild_s = _rebuild_after_upload(service, corpus.parent)
+    rebuild_s, upload_s = _rebuild_after_upload(service, corpus.parent)
+    refresh_s = service.read.last_refresh_s
+    questions = [d.fact.question for d in chosen]
+    during = _chats_during(service, questions, lambda: _upload_document(service, corpus.parent, per_doc))
+    visitor = _chats_during(service, questions, lambda: _reupload_one_line(service, corpus.parent, 10))
     p50 = {k: percentile(v, 50) for k, v in times.items()}
     figures = {
         "docs": docs,
@@ -122,8 +152,20 @@ def run(service: Service, corpus: Path, docs: int, per_doc: int, samples: int) -
         "chunks": chunks,
         "ingest_s": round(ingest_s, 2),
         "ingest_chunks_per_s": round(chunks / ingest_s, 1),
-        "snapshot_s": round(snapshot_s, 2),
-        "rebuild_after_upload_s": round(rebuild_s, 2),
+        "start_s": start["start_s"],
+        "start_read_models_s": start["read_models_s"],
+        "start_rss_mb": start["rss_mb"],
+        "start_rss_steps_mb": start["steps"],
+        "snapshot_s": round(snapshot_s, 3),
+        "rebuild_after_upload_s": round(rebuild_s, 3),
+        "upload_one_line_s": round(upload_s, 3),
+        "read_models_refresh_s": round(refresh_s, 3),
+        "upload_during_chats_s": during["upload_s"],
+        "chat_during_upload_max_ms": during["max_ms"],
+        "chat_during_upload_p50_ms": during["p50_ms"],
+        "chats_during_upload": during["chats"],
+        "chat_during_reuploads_p50_ms": visitor["p50_ms"],
+        "chat_during_reuploads_max_ms": visitor["max_ms"],
         "retrieval_p50_ms": round(p50["retrieval"], 2),
         "retrieval_p95_ms": round(percentile(times["retrieval"], 95), 2),
         "prefetch_p50_ms": round(p50["prefetch"], 2),
@@ -146,15 +188,102 @@ def run(service: Service, corpus: Path, docs: int, per_doc: int, samples: int) -
     return figures
 
 
-def _rebuild_after_upload(service: Service, folder: Path) -> float:
-    """Seconds until the next question can be answered after one small upload (read models rebuilt)."""
+def _rebuild_after_upload(service: Service, folder: Path) -> tuple[float, float]:
+    """Seconds until the next question can be answered after one small upload, and the upload's own seconds (the
+    read models follow the write inside it)."""
     upload = folder / "bench-upload" / "值班安排.md"
     upload.parent.mkdir(parents=True, exist_ok=True)
     upload.write_text("# 值班安排\n本周值班员：测试员，电话0571-00000000。\n", encoding="utf-8")
+    started = time.perf_counter()
     service.stores.ingestor.ingest([upload], LIBRARY)
+    upload_s = time.perf_counter() - started
     started = time.perf_counter()
     service.read.current()
-    return time.perf_counter() - started
+    return time.perf_counter() - started, upload_s
+
+
+def _upload_document(service: Service, folder: Path, per_doc: int) -> None:
+    """One more document of the corpus's kind (its own library, so nothing is replaced)."""
+    extra = folder / "bench-document"
+    written = generate(extra, 1, per_doc, seed=7)
+    service.stores.ingestor.ingest([extra], "bench-probe")
+    assert written
+
+
+def _reupload_one_line(service: Service, folder: Path, times: int) -> None:
+    """A visitor re-uploading a one-line file again and again (issue: every write rebuilt every index)."""
+    upload = folder / "bench-visitor" / "note.md"
+    upload.parent.mkdir(parents=True, exist_ok=True)
+    for n in range(times):
+        upload.write_text(f"第{n}次上传的一行笔记。\n", encoding="utf-8")
+        service.stores.ingestor.ingest([upload], "bench-visitor")
+
+
+def _chats_during(service: Service, questions: Sequence[str], write: Callable[[], None]) -> dict:
+    """Offline turns asked one after another while `write` runs on another thread: how long each took."""
+    done = threading.Event()
+    took: list[float] = []
+    errors: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            write()
+        except BaseException as exc:  # re-raised below, on the measuring thread
+            errors.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=writer)
+    started = time.perf_counter()
+    thread.start()
+    n = 0
+    while not done.is_set() or not took:
+        _timed(took, lambda: list(service.pipeline.run(TurnRequest(questions[n % len(questions)]))))
+        n += 1
+    upload_s = time.perf_counter() - started
+    thread.join()
+    if errors:
+        raise errors[0]
+    return {"upload_s": round(upload_s, 2), "max_ms": round(max(took), 1), "p50_ms": round(percentile(took, 50), 1),
+            "chats": len(took)}
+
+
+def start_probe(store_dir: Path, subprocess: bool = False) -> dict:
+    """One start on an existing store: seconds to open the service (read models built or loaded), and the memory it
+    holds after each step; in a fresh process when `subprocess`, so that nothing of an earlier phase is counted."""
+    if subprocess:
+        import subprocess as sp
+
+        done = sp.run([sys.executable, "-m", "kb.bench", "--start-probe", str(store_dir)], capture_output=True,
+                      text=True, check=False)
+        if done.returncode:
+            raise AnnexError(f"the start probe failed: {done.stderr[-2000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    steps = {"python and imports": _rss_mb()}
+    settings = load_settings(store_dir=store_dir, llm_base_url="")
+    started = time.perf_counter()
+    stores = open_stores(settings)
+    steps["graph, vectors and keyword stores opened"] = _rss_mb()
+    opened = time.perf_counter()
+    service = open_service(settings, stores=stores)
+    read_models_s = time.perf_counter() - opened
+    start_s = time.perf_counter() - started
+    steps["read models (graph view, catalog, BM25)"] = _rss_mb()
+    try:
+        list(service.pipeline.run(TurnRequest("应急物资储备有多少？")))
+        steps["first turn (jieba dictionary, caches)"] = _rss_mb()
+    finally:
+        service.close()
+    return {"start_s": round(start_s, 2), "read_models_s": round(read_models_s, 2), "rss_mb": _rss_mb("VmHWM"),
+            "steps": steps}
+
+
+def _rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory now (VmRSS) or at its peak (VmHWM, which an exec resets), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
 
 
 def _ingest(service: Service, corpus: Path) -> float:
@@ -203,8 +332,15 @@ def _fraction(pair: list[int]) -> float | None:
 
 def _summary(f: dict, samples: int) -> None:
     print(f"{f['docs']} documents × {f['attachments_per_doc']} attachments = {f['chunks']} chunks; {samples} sampled")
-    print(f"ingest      {f['ingest_s']:>9.1f} s     {f['ingest_chunks_per_s']:>8.0f} chunks/s (embedding included); "
-          f"read models {f['snapshot_s']:.1f} s, {f['rebuild_after_upload_s']:.1f} s after one more upload")
+    print(f"ingest      {f['ingest_s']:>9.1f} s     {f['ingest_chunks_per_s']:>8.0f} chunks/s (embedding included)")
+    print(f"start on the store {f['start_s']:.2f} s (read models {f['start_read_models_s']:.2f} s), "
+          f"{f['start_rss_mb']:.0f} MB peak; one more upload {f['upload_one_line_s']:.3f} s "
+          f"(read models refreshed in {f['read_models_refresh_s']:.3f} s, next question waits "
+          f"{f['rebuild_after_upload_s']:.3f} s)")
+    print(f"chats during a {f['upload_during_chats_s']:.1f} s upload of one document: {f['chats_during_upload']} chats, "
+          f"p50 {f['chat_during_upload_p50_ms']:.0f} ms, worst {f['chat_during_upload_max_ms']:.0f} ms; during 10 "
+          f"re-uploads of a one-line file: p50 {f['chat_during_reuploads_p50_ms']:.0f} ms, worst "
+          f"{f['chat_during_reuploads_max_ms']:.0f} ms")
     rows = (("retrieval", "retrieval"), ("prefetch", "prefetch"), ("post-answer hop", "hop"),
             ("FastGPT-style hop", "baseline_hop"), ("offline turn", "turn"))
     for name, key in rows:

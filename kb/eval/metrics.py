@@ -10,11 +10,10 @@ from typing import Sequence
 from kb.labels import parse_label, parse_unnumbered_label
 from graph.store import attachment_node_id
 from kb.answer.hop import without_block
+from kb.answer.sources import declines
 from kb.text import squash
 
 KINDS = ("attachment", "body", "unanswerable")
-# How an answer says the knowledge base does not hold the answer (the offline answerer says NO_ANSWER).
-NOT_IN_KB = re.compile(r"没有找到|未找到|没有检索到|未检索到|没有相关|无法回答|不包含|没有提供|未提供|没有提及|未提及")
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,7 @@ class Question:
     attachments: tuple[str, ...] = ()  # as written: 附件4：应急物资清单
     labels: tuple[str, ...] = ()  # normalized: 附件4
     answer_contains: tuple[str, ...] = ()
+    history: tuple[str, ...] = ()  # earlier user questions of the same conversation, asked first, in order
 
 
 @dataclass(frozen=True)
@@ -55,11 +55,12 @@ class Outcome:
     absent: tuple[str, ...] = ()  # answer strings not in what was shown
     unanswerable_ok: bool | None = None
     answer: str = ""
+    history: tuple[str, ...] = ()  # the questions actually asked before it in its conversation
 
     def to_dict(self) -> dict:
         q = self.question
         return {
-            "line": q.line, "kind": q.kind, "doc": q.doc, "question": q.question, "ms": round(self.ms, 1),
+            "line": q.line, "kind": q.kind, "doc": q.doc, "question": q.question, "history": list(self.history), "ms": round(self.ms, 1),
             "expected": list(q.labels), "found": list(self.found), "missing": list(self.missing),
             "reached_prompt": list(self.reached),
             "other_docs_attachments": self.other,
@@ -114,7 +115,11 @@ def parse_question(line: int, data: object) -> Question:
     if kind != "unanswerable" and not doc:
         raise ValueError(f"a {kind} question needs 'doc'")
     labels = list(dict.fromkeys(labels))
-    return Question(line, question.strip(), kind, doc, tuple(attachments), tuple(labels), tuple(contains))
+    history = _strings(data, "history")
+    if not all(h.strip() for h in history):
+        raise ValueError("'history' must list non-empty questions")
+    return Question(line, question.strip(), kind, doc, tuple(attachments), tuple(labels), tuple(contains),
+                    tuple(h.strip() for h in history))
 
 
 def _strings(data: dict, key: str) -> list[str]:
@@ -136,12 +141,13 @@ def score(outcome: Outcome, shown_text: str) -> Outcome:
         outcome.other = sum(1 for doc_id, _ in outcome.shown if doc_id != outcome.doc_id)
         prompted = {label for doc_id, label in outcome.prompted if doc_id == outcome.doc_id}
         outcome.reached = tuple(label for label in q.labels if label in prompted)
+    refused = declines(shown_text)
     if q.kind in ("attachment", "body"):
         seen = _fold(shown_text)
         outcome.absent = tuple(s for s in q.answer_contains if _fold(s) not in seen)
-        outcome.contains_ok = not outcome.absent
+        outcome.contains_ok = not outcome.absent and not refused  # text quoted beside a decline is not an answer
     else:
-        outcome.unanswerable_ok = bool(NOT_IN_KB.search(without_block(shown_text)))
+        outcome.unanswerable_ok = refused
     return outcome
 
 

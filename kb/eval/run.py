@@ -1,8 +1,11 @@
-"""Evaluation: `python -m kb.eval --corpus DIR --questions FILE.jsonl [--mode graph|naive|keyword|all]`.
+"""Evaluation: `python -m kb.eval --corpus DIR --questions FILE.jsonl [--mode graph|naive|keyword|all]
+[--with-history N]`.
 
 Ingests the corpus into a fresh temporary store (or --store), runs every question through the pipeline and
 event stream the app uses (offline answerer unless ANNEX_LLM_BASE_URL is set), once per mode, prints a
-per-question table and, as its last line, one JSON object with the aggregates (kb/eval/metrics.py).
+per-question table and, as its last line, one JSON object with the aggregates (kb/eval/metrics.py). A question
+with a "history" is asked after those questions in one conversation; --with-history N asks every question after the
+N before it in the file too (before its own history).
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError, EvalError
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions, score
 from kb.ingest.ingestor import expand_paths
-from kb.ingest.parsing import SUPPORTED_EXTENSIONS
+from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import Snapshot
 from kb.progress import progress_bar
@@ -39,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the evaluation; returns the exit code (2 when it cannot start)."""
     parser = argparse.ArgumentParser(prog="python -m kb.eval", description="annex-rag evaluation: graph vs baselines")
     parser.add_argument("--corpus", action="append", required=True, type=Path, metavar="DIR",
-                        help="folder of .docx/.md/.txt/.html documents (repeatable)")
+                        help=f"folder of {SHOWN} documents (repeatable)")
     parser.add_argument("--questions", required=True, type=Path, metavar="FILE.jsonl")
     parser.add_argument("--mode", action="append", choices=[*MODES, "all"], default=None,
                         help="graph (the product), naive (plain vector RAG) or keyword (the FastGPT workflow); "
@@ -47,7 +50,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--store", type=Path, default=None, help="store directory (default: a fresh temporary one)")
     parser.add_argument("--library", default="eval", help="library the corpus is ingested into (default: eval)")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT", help="write every question's outcome here")
+    parser.add_argument("--with-history", type=int, default=0, metavar="N",
+                        help="ask every question after the N questions before it in the file, in one conversation "
+                             "(an unrelated history must not change the answer); default 0")
     args = parser.parse_args(argv)
+    if args.with_history < 0:
+        parser.error("--with-history must be 0 or more")
     modes = list(MODES) if "all" in (args.mode or []) else list(dict.fromkeys(args.mode or ["graph"]))
     try:
         files = _corpus_files(args.corpus)
@@ -100,11 +108,13 @@ def _evaluate(service: Service, files: list[Path], questions: list[Question], pr
     details: dict[str, list[dict]] = {}
     for mode in modes:
         pipeline = mode_pipeline(service, mode)
-        print(f"\n== mode {mode} · {pipeline.model_name} · {len(runnable)} questions")
+        after = f" · each after the {args.with_history} before it" if args.with_history else ""
+        print(f"\n== mode {mode} · {pipeline.model_name} · {len(runnable)} questions{after}")
         print(_row("#", "kind", "doc", "ms", "shown", "reached prompt", "other", "answer"))
         outcomes = []
-        for q, doc_id in runnable:
-            outcome = _run(pipeline, service, q, doc_id, scope)
+        for i, (q, doc_id) in enumerate(runnable):
+            before = [p.question for p, _ in runnable[max(0, i - args.with_history):i]] if args.with_history else []
+            outcome = _run(pipeline, service, q, doc_id, scope, [*before, *q.history])
             outcomes.append(outcome)
             print(_outcome_row(outcome, snapshot), flush=True)
         results[mode] = aggregate(outcomes, mode)
@@ -138,8 +148,8 @@ def runnable(questions: list[Question], snapshot: Snapshot) -> tuple[list[tuple[
 
 def run_question(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None,
                  scope: tuple[str, ...]) -> Outcome:
-    """One question's turn through the event stream, scored by what it showed the user."""
-    return _run(pipeline, service, q, doc_id, scope)
+    """One question's turn (after its history, in one conversation), scored by what it showed the user."""
+    return _run(pipeline, service, q, doc_id, scope, q.history)
 
 
 def _ingest(service: Service, files: list[Path], library: str) -> None:
@@ -180,15 +190,22 @@ def _key(name: str) -> str:
     return fold(name).strip()
 
 
-def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, scope: tuple[str, ...]) -> Outcome:
-    """One turn through the event stream, and what it showed the user."""
+def _run(pipeline: Pipeline, service: Service, q: Question, doc_id: str | None, scope: tuple[str, ...],
+         history: Sequence[str] = ()) -> Outcome:
+    """One turn through the event stream, asked after `history` in the same conversation, and what it showed the
+    user; the earlier turns' answers are whatever the product gives, and only the last turn is timed and scored."""
+    conversation: str | None = None
+    for earlier in history:
+        conversation = fold_events(pipeline.run(
+            TurnRequest(earlier, library_ids=scope, owner=OWNER, conversation_id=conversation))).conversation_id
     started = time.perf_counter()
-    turn = fold_events(pipeline.run(TurnRequest(q.question, library_ids=scope, owner=OWNER)))
+    turn = fold_events(pipeline.run(TurnRequest(q.question, library_ids=scope, owner=OWNER,
+                                                conversation_id=conversation)))
     ms = (time.perf_counter() - started) * 1000
     shown = shown_attachments(turn, service)
     answer = without_block(turn.content)
     prompted = prompted_attachments(service, turn.conversation_id)
-    return score(Outcome(q, doc_id, ms, shown, prompted, answer=answer), turn.content)
+    return score(Outcome(q, doc_id, ms, shown, prompted, answer=answer, history=tuple(history)), turn.content)
 
 
 def shown_attachments(turn: TurnFold, service: Service) -> set[tuple[str, str]]:

@@ -87,7 +87,7 @@ def build_document(
     began = time.monotonic()
     doc_id = document_id(library, main.file)
     text = main.text
-    parts = [Part(main.file, 0, len(main.text), main.content_hash)]
+    parts = [Part(main.file, 0, len(main.text), main.content_hash, main.pages)]
     split = split_attachments(text)
     limits.check_time(main.file, began, "splitting its attachments")
     attachments = list(split.attachments)
@@ -99,7 +99,8 @@ def build_document(
         start = len(text) + len(PART_SEPARATOR)
         text = text + PART_SEPARATOR + extra.parsed.text
         end = start + len(extra.parsed.text.rstrip())
-        parts.append(Part(extra.parsed.file, start, start + len(extra.parsed.text), extra.parsed.content_hash))
+        parts.append(Part(extra.parsed.file, start, start + len(extra.parsed.text), extra.parsed.content_hash,
+                          tuple(start + p for p in extra.parsed.pages)))
         title = extra.title or _first_line(extra.parsed.text)
         attachments.append(Attachment(extra.label, extra.kind, extra.label[len(extra.kind) :], title, start, end))
         first = split_attachments(text, start, start + len(extra.parsed.text))
@@ -140,11 +141,13 @@ def stored_parts(doc: Document) -> tuple[ParsedFile, list[AttachmentFile]]:
         content_hash=main_part.content_hash,
         headings=tuple(h for h in doc.headings if h.end <= main_part.end),
         tags=doc.tags,
+        pages=main_part.pages,
     )
     extras = []
     for part in doc.parts[1:]:
         att = next(a for a in doc.attachments if a.start == part.start)
-        parsed = ParsedFile(part.file, part.file, doc.text[part.start : part.end], part.content_hash)
+        parsed = ParsedFile(part.file, part.file, doc.text[part.start : part.end], part.content_hash,
+                            pages=tuple(p - part.start for p in part.pages))
         extras.append(AttachmentFile(parsed, att.kind, att.label, att.title))
     return main, extras
 

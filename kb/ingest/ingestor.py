@@ -11,12 +11,15 @@ from graph.store import DocumentSummary, GraphStore
 from kb.ingest.assemble import AttachmentFile, Limits, build_document, document_id, stored_parts
 from kb.errors import AnnexError, IngestError, ParseError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
-from kb.ingest.parsing import SUPPORTED_EXTENSIONS, parse_file
+from kb.ingest.formats import SUPPORTED_EXTENSIONS
+from kb.ingest.parsing import parse_file
 from kb.ingest.presplit import PresplitName, presplit_name
 from kb.settings import Settings
+from kb.search.keyword_index import KeywordIndex
 from kb.search.vectors import VectorStore
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) → None
+Listener = Callable[[int, Sequence[str]], None]  # (generation, ids of the documents written or deleted) → None
 WRITE_BATCH = 200  # documents per store write
 # A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
 FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
@@ -66,12 +69,27 @@ def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
 class Ingestor:
     """Writes documents into the graph and vector stores, one batch at a time, keeping them consistent."""
 
-    def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore) -> None:
+    def __init__(self, settings: Settings, graph: GraphStore, vectors: VectorStore, keywords: KeywordIndex) -> None:
         self.settings = settings
         self.graph = graph
         self.vectors = vectors
+        self.keywords = keywords
         self._lock = threading.Lock()
         self.generation = 0  # bumped on every write or delete, so readers know to refresh their indexes
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call `listener` after each write or delete, on the writer's thread, before the write returns.
+
+        The read models follow the stores this way: the uploader's next question sees its document, and no reader
+        waits for the refresh (kb/search/readmodels.py)."""
+        self._listeners.append(listener)
+
+    def _publish(self, doc_ids: Sequence[str]) -> None:
+        """Bump the generation and tell the listeners which documents changed (under the write lock)."""
+        self.generation += 1
+        for listener in self._listeners:
+            listener(self.generation, doc_ids)
 
     def ingest(
         self,
@@ -97,8 +115,9 @@ class Ingestor:
         for n, path in enumerate(files):
             if progress:
                 progress(n, len(files) * 2, f"parse {path.name}")
+            pages = _page_progress(progress, n, len(files) * 2, path.name)
             try:
-                parsed.append((path, parse_file(path, self.settings.max_file_bytes)))
+                parsed.append((path, parse_file(path, self.settings.max_file_bytes, pages)))
             except ParseError as exc:
                 results[str(path)] = IngestResult(path.name, status="error", error=str(exc))
         units, unit_errors = self._group(parsed, library)
@@ -133,20 +152,23 @@ class Ingestor:
         content hash) is the commit marker. A crash before that commit leaves the graph as it was and vectors
         that do not match it, which the next ingest of the file or reconcile() repairs.
         """
+        ids = [d.id for d in docs]
         with self._lock:
             try:
                 self.vectors.upsert_documents(docs)
+                self.keywords.upsert_documents(docs)
                 self.graph.upsert_documents(docs)
             except AnnexError as exc:
-                self.generation += 1
                 names = ", ".join(d.name for d in docs)
                 try:
-                    self._restore_vectors([d.id for d in docs])
+                    self._restore_vectors(ids)
                 except AnnexError as again:
                     raise IngestError(names, f"not written ({exc}), and the old vectors could not be restored "
                                       f"({again}); the next start or re-ingest repairs them") from exc
+                finally:
+                    self._publish(ids)
                 raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
-            self.generation += 1
+            self._publish(ids)
 
     def reconcile(self) -> Reconciled:
         """Make the stores agree after a crash: one scan of each, then repair what disagrees.
@@ -164,19 +186,37 @@ class Ingestor:
             broken = tuple(d.id for d in stored if not _whole(versions.get(d.id, {}), d))
             self._restore_vectors(broken)
             if orphans or broken:
-                self.generation += 1
+                self._publish([*orphans, *broken])
+        self.reconcile_keywords()
         return Reconciled(broken, orphans)
 
-    def _restore_vectors(self, doc_ids: Sequence[str]) -> None:
-        """Make the vectors of these documents match the graph again (deleted where the graph has none)."""
+    def reconcile_keywords(self) -> int:
+        """Make the keyword index hold exactly the graph's documents (a crash between commits, a new store, or an
+        index written before this one existed); returns how many documents were indexed again or dropped."""
+        with self._lock:
+            held = self.keywords.versions()
+            stored = {d.id: d.content_hash for d in self.graph.list_documents()}
+            orphans = [doc_id for doc_id in held if doc_id not in stored]
+            missing = [doc_id for doc_id, content_hash in stored.items() if held.get(doc_id) != content_hash]
+            self.keywords.delete_documents(orphans)
+            self._restore_vectors(missing, vectors=False)
+            if orphans or missing:
+                self._publish([*orphans, *missing])
+        return len(orphans) + len(missing)
+
+    def _restore_vectors(self, doc_ids: Sequence[str], vectors: bool = True) -> None:
+        """Make the vectors and keywords of these documents match the graph again (deleted where it has none)."""
         for i in range(0, len(doc_ids), WRITE_BATCH):
             batch = doc_ids[i : i + WRITE_BATCH]
             stored = [doc for doc_id in batch if (doc := self.graph.load_document(doc_id)) is not None]
             loaded = {doc.id for doc in stored}
-            for doc_id in batch:
-                if doc_id not in loaded:
+            gone = [doc_id for doc_id in batch if doc_id not in loaded]
+            self.keywords.delete_documents(gone)
+            self.keywords.upsert_documents(stored)
+            if vectors:
+                for doc_id in gone:
                     self.vectors.delete_document(doc_id)
-            self.vectors.upsert_documents(stored)
+                self.vectors.upsert_documents(stored)
 
     def _changed(
         self, documents: list[tuple[_Unit, Document]], library: str, source: str, keep_others: bool,
@@ -205,7 +245,9 @@ class Ingestor:
         with self._lock:
             found = self.graph.delete_document(doc_id)
             removed = self.vectors.delete_document(doc_id)
-            self.generation += 1
+            words = self.keywords.delete_documents([doc_id])
+            if found or removed or words:  # deleting what is not stored changes nothing a reader sees
+                self._publish([doc_id])
         return found or removed > 0
 
     def _group(self, parsed: list[tuple[Path, ParsedFile]], library: str) -> tuple[list[_Unit], dict[str, IngestResult]]:
@@ -268,11 +310,22 @@ class Ingestor:
         results: dict[str, IngestResult], unit: _Unit, doc: Document, status: str, repaired: bool = False
     ) -> None:
         if unit.main_path is not None:
-            results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired)
+            results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired,
+                                                        notes=unit.main.notes if unit.main else ())
+        notes = {Path(name).name: extra.parsed.notes for extra in unit.extras.values() for name in unit.extra_files
+                 if Path(name).name == extra.parsed.file}
         for name in unit.extra_files:
             results[name] = IngestResult(
-                Path(name).name, doc.id, "attached" if status == "ingested" else status, document=doc, repaired=repaired
+                Path(name).name, doc.id, "attached" if status == "ingested" else status, document=doc,
+                repaired=repaired, notes=notes.get(Path(name).name, ()),
             )
+
+
+def _page_progress(progress: Progress | None, done: int, total: int, name: str):
+    """Per-page progress of one file's OCR, shown as the parse step of that file."""
+    if progress is None:
+        return None
+    return lambda page, pages: progress(done, total, f"OCR {name} 第{page}/{pages}页")
 
 
 def _whole(versions: dict[str, int], stored: DocumentSummary) -> bool:

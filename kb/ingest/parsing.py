@@ -1,4 +1,4 @@
-"""Read .docx, .md, .txt and .html files into exact text (tables as rows, headings kept as spans)."""
+"""Read a supported file (kb/ingest/formats.py) into exact text (tables as rows, headings kept as spans)."""
 from __future__ import annotations
 
 import hashlib
@@ -9,17 +9,21 @@ from kb.ingest.docx_text import CELL_SEPARATOR, read_docx, split_tags
 from kb.errors import ParseError
 from kb.ingest.html_text import html_to_text, is_html_page
 from kb.model import Heading, ParsedFile
+from kb.ingest.formats import SPREADSHEETS, SUPPORTED_EXTENSIONS
+from kb.ingest.legacy_doc import read_doc
+from kb.ingest.spreadsheet import read_spreadsheet
 from kb.ingest.text_encoding import decode_text
+from kb.ingest.pdf_text import PageProgress, read_pdf
 
-SUPPORTED_EXTENSIONS = (".docx", ".md", ".txt", ".html", ".htm")
 _HTML_EXTENSIONS = (".html", ".htm")
 __all__ = ["CELL_SEPARATOR", "SUPPORTED_EXTENSIONS", "parse_file"]
 _MD_HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.M)
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
-def parse_file(path: Path, max_bytes: int) -> ParsedFile:
-    """Parse one supported file; raise ParseError naming the file and the reason."""
+def parse_file(path: Path, max_bytes: int, page_progress: PageProgress | None = None) -> ParsedFile:
+    """Parse one supported file; raise ParseError naming the file and the reason. `page_progress` hears of each
+    scanned page as OCR reads it."""
     path = Path(path)
     name = path.name
     ext = path.suffix.lower()
@@ -42,8 +46,17 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         raw = path.read_bytes()
     except OSError as exc:
         raise ParseError(name, f"cannot be read ({exc.strerror}).") from exc
+    pages: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
     if ext == ".docx":
         text, headings, tags = read_docx(name, raw, max_bytes)
+    elif ext == ".doc":
+        text, headings, tags = read_doc(name, raw, max_bytes)
+    elif ext in SPREADSHEETS:
+        text, headings, tags = read_spreadsheet(name, raw, ext, max_bytes), (), ()
+    elif ext == ".pdf":
+        pdf = read_pdf(name, raw, page_progress)
+        text, headings, tags, pages, notes = pdf.text, (), (), pdf.pages, pdf.notes
     else:
         text = decode_text(name, raw)
         tags = ()
@@ -56,7 +69,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
         text = html_to_text(name, text, whole=whole, markdown_headings=markdown)
         headings = _markdown_headings(text) if markdown else ()
     if not text.strip():
-        raise ParseError(name, "the file holds no text.")
+        raise ParseError(name, "the file holds no text" + (f" ({'; '.join(notes)})." if notes else "."))
     text_bytes = len(text.encode("utf-8"))
     if text_bytes > max_bytes:  # a small .docx can hold far more text than its size says
         raise ParseError(
@@ -65,7 +78,8 @@ def parse_file(path: Path, max_bytes: int) -> ParsedFile:
             "split the document or raise ANNEX_MAX_FILE_MB.",
         )
     digest = hashlib.sha256((text + "\x00" + "\x1f".join(tags)).encode("utf-8")).hexdigest()
-    return ParsedFile(file=name, path=str(path), text=text, content_hash=digest, headings=headings, tags=tags)
+    return ParsedFile(file=name, path=str(path), text=text, content_hash=digest, headings=headings, tags=tags,
+                      pages=pages, notes=notes)
 
 
 _CONTAINER = re.compile(r"^[ \t]*:{3,}[ \t]*(?:[\w-]+)?[ \t]*(?P<title>.*?)[ \t]*$", re.M)

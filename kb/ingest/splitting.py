@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.ingest.run_on import inline_breaks
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
 from kb.text import unspace
@@ -21,6 +22,9 @@ _STATUS = re.compile(rf"^[#*\s]*[（(]\s*{_STATUS_WORDS}\s*(?:附录|附件|件)
 _HEADER = re.compile(
     rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:(?:{_SEPARATOR}|(?=[（(]\s*{_STATUS_WORDS}))(?P<title>.*?))?[*\s]*$"
 )
+# A header the run-on pass confirmed (附件2各病区疏散路线及集合点): the title may follow the number directly.
+_GLUED_HEADER = re.compile(rf"^{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR})?(?P<title>.*?)\s*$")
+_GLUED_UNNUMBERED = re.compile(rf"^{KIND}{SPACE}(?P<sep>[：:])?\s*(?P<title>.*?)\s*$")
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
 _UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
@@ -54,6 +58,7 @@ class Line:
     start: int
     end: int
     text: str
+    glued: bool = False  # a header found in running text (run_on): its title may follow its label unseparated
 
 
 @dataclass(frozen=True)
@@ -94,10 +99,40 @@ def lines_of(text: str, base: int = 0) -> list[Line]:
     return out
 
 
+def _reading_lines(text: str, start: int, end: int) -> list[Line]:
+    """The lines a reader sees: the text's own, each cut where a list or header begins inside it (run_on), unless
+    the line already reads as structure (a header line with its title, a line of entries, a closing list)."""
+    lines = lines_of(text[start:end], start)
+    cuts = inline_breaks(text, start, end)
+    if not cuts.breaks and not cuts.headers:
+        return lines
+    out, i = [], 0
+    for line in lines:
+        inside = []
+        while i < len(cuts.breaks) and cuts.breaks[i] < line.end:
+            if cuts.breaks[i] > line.start:
+                inside.append(cuts.breaks[i])
+            i += 1
+        if _reads_as_structure(line):
+            out.append(line)
+            continue
+        for begin, stop in zip([line.start, *inside], [*inside, line.end]):
+            out.append(Line(begin, stop, text[begin:stop], begin in cuts.headers))
+    return out
+
+
+def _reads_as_structure(line: Line) -> bool:
+    """A line the line reader reads whole: a ToC entry, a header and its title, entries, a closing list."""
+    if is_toc_line(line.text) or is_header_line(line.text) or _closing_list(line):
+        return True
+    entries = _inline_entries(line)
+    return len(entries) > 1 or bool(entries and OMITTED.search(entries[0].title))
+
+
 def split_attachments(text: str, start: int = 0, end: int | None = None) -> Split:
     """Split text[start:end] into its attachments; spans are absolute offsets in text."""
     end = len(text) if end is None else end
-    lines = lines_of(text[start:end], start)
+    lines = _reading_lines(text, start, end)
     structural: list[tuple[int, int]] = []
     listed, list_spans, list_entries = _attachment_lists(lines)
     structural.extend(list_spans)
@@ -108,6 +143,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             continue
         if is_toc_line(line.text):
             structural.append((line.start, line.end))
+            continue
+        closing = _closing_list(line)
+        if closing:  # …并记录等级划定过程。附录A 标题 附录B 标题 …: the paragraph ends with the document's own list
+            structural.append((closing[0].start, closing[-1].end))
+            listed.update({make_label(e.kind, e.number): e.title for e in closing})
             continue
         entries = _inline_entries(line)
         if len(entries) > 1 or (entries and OMITTED.search(entries[0].title)):
@@ -120,7 +160,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             else:  # 附录A 标题 附录B 标题 …: the document's own list of its attachments
                 listed.update({make_label(e.kind, e.number): e.title for e in entries if _is_title(e.title)})
             continue
-        match = _HEADER.match(line.text)
+        match = _HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
         if not match:
             continue
         title = _STATUS.sub("", (match.group("title") or "").strip()).strip()
@@ -133,6 +173,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             below, named = _title_below(lines, i), listed.get(label, "")
             if below and named.startswith(below) and len(named) > len(below):
                 below = named  # a title over two lines (重庆市领取…行为 / 举报奖励资金授权委托书): the list has it whole
+            elif named and below.startswith(named):
+                below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
             title = below or named or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
@@ -201,7 +243,8 @@ def _unnumbered(
     attachment and the last begins it, as with a list before numbered headers."""
     found: dict[str, _Header] = {}
     for i, line in enumerate(lines):
-        match = None if line.start in in_list else _UNNUMBERED.match(line.text) or _FU.match(line.text)
+        match = None if line.start in in_list else (_UNNUMBERED.match(line.text) or _FU.match(line.text)
+                                                    or (_GLUED_UNNUMBERED.match(line.text) if line.glued else None))
         if not match:
             continue
         kind, title = _kind_of(match), (match.group("title") or "").strip()
@@ -240,6 +283,19 @@ def _inline_entries(line: Line) -> list[_Entry]:
         begin = match.start("kind")
         kind = normalize_kind(match.group("kind"))
         entries.append(_Entry(kind, match.group("number"), title, line.start + begin, line.start + end))
+    return entries
+
+
+def _closing_list(line: Line) -> list[_Entry]:
+    """The label-and-title entries that close a paragraph after its last sentence (…。附录A 甲 附录B 乙)."""
+    cut = max(line.text.rfind("。"), line.text.rfind("；"))
+    if cut < 0:
+        return []
+    tail = line.text[cut + 1 :]
+    stripped = tail.lstrip()
+    entries = _inline_entries(Line(line.start + len(line.text) - len(stripped), line.end, stripped))
+    if len(entries) < 2 or not all(e.title and _is_title(e.title) and not OMITTED.search(e.title) for e in entries):
+        return []
     return entries
 
 

@@ -43,7 +43,7 @@ def upload_name(sent: str) -> str:
         short = short[:-1]
     over = f"the file name is {len(name.encode('utf-8'))} bytes, over the {NAME_MAX_BYTES} a file system allows"
     if not short.strip():
-        raise ParseError(shown, f"{over}, even without its stem; rename the file (.docx, .md, .txt or .html).")
+        raise ParseError(shown, f"{over}, even without its stem; rename the file, keeping its extension.")
     before, after = presplit_name(name), presplit_name(short + ext)
     if before and (after is None or (before.parent, before.label) != (after.parent, after.label)):
         raise ParseError(shown, f"{over}, and shortening it would lose its 附件 label; shorten the name (the part "

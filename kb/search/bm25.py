@@ -1,15 +1,11 @@
-"""BM25 over jieba tokens (bm25s), with library and document filters."""
+"""BM25 search of one read-model snapshot: its segments (kb/search/bm25_segments.py), hits resolved to its chunks."""
 from __future__ import annotations
 
-import threading
-from array import array
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Mapping, Sequence
 
-import bm25s
-import numpy as np
-
+from graph.view import GraphView
+from kb.search.bm25_segments import Segments
 from kb.search.tokens import tokenize
 
 
@@ -30,23 +26,39 @@ class IndexedChunk:
 
 
 class BM25Index:
-    """An in-memory BM25 index of every chunk; rebuilt when the stores change."""
+    """BM25 as one snapshot sees it: only chunks of the snapshot's documents are returned."""
 
     def __init__(
-        self, chunks: Sequence[IndexedChunk], tokens: TokenCache | None = None, citing: frozenset[str] = frozenset()
+        self,
+        segments: Segments,
+        vocab: Mapping[str, int],
+        view: GraphView,
+        library_of: Callable[[str], str | None],
+        libraries: frozenset[str],
+        citing: frozenset[str],
+        continues: Mapping[str, str],
     ) -> None:
-        self.chunks = list(chunks)
+        self.segments = segments
+        self._vocab = vocab  # word → id, shared with the keyword store (it only grows)
+        self._view = view
+        self._library_of = library_of  # doc_id → library, None for a document the snapshot does not hold
+        self.libraries = libraries  # every library that holds a chunk
         self.citing = citing  # ids of the chunks that hold a resolved reference to an attachment
-        self._index: bm25s.BM25 | None = None
-        if self.chunks:
-            tokens = tokens or TokenCache()
-            self._index = bm25s.BM25()
-            self._index.index((tokens.ids(self.chunks), tokens.vocab), show_progress=False)
-        self._libraries = np.array([c.library for c in self.chunks], dtype=object)
-        self.libraries = frozenset(c.library for c in self.chunks)  # every library that holds a chunk
-        self._docs = np.array([c.doc_id for c in self.chunks], dtype=object)
-        self._continues = {c.chunk_id: c.continues for c in self.chunks if c.continues}
-        self._lock = threading.Lock()  # bm25s retrieval is not documented as thread-safe
+        self._continues = continues
+
+    def with_segments(self, segments: Segments) -> BM25Index:
+        """The same index over other segments (a merge's)."""
+        return BM25Index(segments, self._vocab, self._view, self._library_of, self.libraries, self.citing,
+                         self._continues)
+
+    def holds(self, doc_id: str) -> bool:
+        """Whether the snapshot holds this document (a vector hit of any other is dropped)."""
+        return self._library_of(doc_id) is not None
+
+    @property
+    def size(self) -> int:
+        """Chunks the snapshot's documents hold."""
+        return self._view.size
 
     def continued(self, chunk_id: str) -> str:
         """The line a chunk's start continues (its table's header row, its list's lead-in), or ""."""
@@ -55,51 +67,17 @@ class BM25Index:
     def search(
         self, query: str, k: int, libraries: Sequence[str] | None = None, doc_id: str | None = None
     ) -> list[tuple[IndexedChunk, float]]:
-        """The k best chunks with a positive BM25 score, best first."""
-        tokens = tokenize(query)
-        if self._index is None or not tokens:
-            return []
-        mask = np.ones(len(self.chunks), dtype=np.float32)
-        if libraries:
-            mask *= np.isin(self._libraries, list(libraries))
-        if doc_id:
-            mask *= self._docs == doc_id
-        k = min(k, len(self.chunks))
-        with self._lock:
-            ids, scores = self._index.retrieve([tokens], k=k, show_progress=False, weight_mask=mask, n_threads=0)
-        return [(self.chunks[i], float(s)) for i, s in zip(ids[0], scores[0]) if s > 0]
+        """The k best chunks with a positive BM25 score, best first.
 
-
-@lru_cache(maxsize=8192)
-def _context_tokens(context: str) -> tuple[str, ...]:
-    """Tokens of a chunk's context; a document's chunks share a few contexts, so they are tokenized once each."""
-    return tuple(tokenize(context))
-
-
-class TokenCache:
-    """Chunk texts as token ids, kept across rebuilds: after a write only new or edited chunks meet jieba.
-
-    Tokenizing is nearly all of a rebuild (about 60 s for 100k chunks); ids rather than strings keep it small.
-    """
-
-    def __init__(self) -> None:
-        self.vocab: dict[str, int] = {}
-        self._ids: dict[tuple[str, int], array] = {}
-        self.tokenized = 0  # chunks tokenized by the last ids() call
-
-    def ids(self, chunks: Sequence[IndexedChunk]) -> list[array]:
-        """Token ids of each chunk, in order; forgets chunks that are gone."""
-        kept: dict[tuple[str, int], array] = {}
+        A hit of a chunk the snapshot does not hold is dropped: a reader sees one state of the library."""
+        vocab = self._vocab
+        words = [vocab[w] for w in tokenize(query) if w in vocab]
+        found = self.segments.search(words, k, libraries, doc_id)
         out = []
-        self.tokenized = 0
-        for chunk in chunks:
-            key = (chunk.chunk_id, hash(chunk.text), hash(chunk.context))
-            ids = self._ids.get(key)
-            if ids is None:
-                tokens = [*_context_tokens(chunk.context), *tokenize(chunk.text)] or [""]
-                ids = array("i", [self.vocab.setdefault(t, len(self.vocab)) for t in tokens])
-                self.tokenized += 1
-            kept[key] = ids
-            out.append(ids)
-        self._ids = kept
-        return out
+        for chunk in self._view.chunks_by_id([chunk_id for chunk_id, _ in found]):
+            library = self._library_of(chunk.doc_id)
+            if library is not None:
+                out.append(IndexedChunk(chunk.id, chunk.doc_id, library, chunk.attachment, chunk.index, chunk.start,
+                                        chunk.end, chunk.text, continues=self.continued(chunk.id)))
+        scores = dict(found)
+        return [(c, scores[c.chunk_id]) for c in out]

@@ -1,6 +1,7 @@
 """The Chroma vector store: body and attachment chunks in two cosine collections, embedded by our Embedder."""
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterator, Sequence
 
 import chromadb
@@ -13,7 +14,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 
 from kb.search.embedding_cache import with_cache
 from kb.errors import VectorStoreError
-from kb.model import BODY, Chunk, Document
+from kb.model import BODY, Chunk, Document, is_private
 from kb.settings import Settings, load_settings
 from kb.search.embeddings import make_embedder
 from kb.search.indexed_text import indexed_texts
@@ -62,6 +63,7 @@ class ChromaVectorStore:
 
     def __init__(self, settings: Settings, embedder: Embedder) -> None:
         self.embedder = with_cache(embedder, settings.embedding_cache_path)
+        self._uncached = embedder  # a visitor's private text: its vectors must not outlive it in the cache
         self._function = AnnexEmbeddingFunction(self.embedder)
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
         if settings.chroma_host:
@@ -88,12 +90,15 @@ class ChromaVectorStore:
             self.max_batch = self.client.get_max_batch_size()
         for name, collection in self.collections.items():
             self._check_config(name, collection.configuration_json)
+        self._held: dict[str, set[str]] | None = None  # doc id → libraries its vectors may be in (see libraries())
+        self._held_lock = threading.Lock()
 
     def upsert_documents(self, docs: Sequence[Document]) -> None:
         """Write every chunk of the documents, replacing what was stored for those document ids."""
         latest = {doc.id: doc for doc in docs}  # a doc given twice: the last one wins
         if not latest:
             return
+        self._hold({doc_id: doc.library for doc_id, doc in latest.items()}, replace=False)  # before any vector lands
         with self._errors(f"remove the old chunks of {len(latest)} documents"):
             for collection in self.collections.values():
                 collection.delete(where={"doc_id": {"$in": list(latest)}})
@@ -119,11 +124,13 @@ class ChromaVectorStore:
         for name, items in rows.items():
             for batch in _batches(items, self.max_batch):
                 ids, to_embed, texts, metadatas = (list(column) for column in zip(*batch))
-                embeddings = self.embedder.embed_passages(to_embed)
+                private = all(is_private(str(meta["library"])) for meta in metadatas)
+                embeddings = (self._uncached if private else self.embedder).embed_passages(to_embed)
                 with self._errors(f"add {len(ids)} chunks to {name}"):
                     self.collections[name].add(
                         ids=ids, embeddings=embeddings, documents=texts, metadatas=metadatas  # type: ignore[arg-type]
                     )
+        self._hold({doc_id: doc.library for doc_id, doc in latest.items()}, replace=True)
 
     def delete_document(self, doc_id: str) -> int:
         """Remove every chunk of a document from both collections; returns how many were removed."""
@@ -134,7 +141,43 @@ class ChromaVectorStore:
                 if ids:
                     collection.delete(ids=ids)
                 removed += len(ids)
+        self._hold({doc_id: None}, replace=True)
         return removed
+
+    def libraries(self) -> frozenset[str]:
+        """Every library that holds vectors here, or may: a write under way counts from before its first vector."""
+        with self._held_lock:
+            held = self._held_map()
+            return frozenset(library for libraries in held.values() for library in libraries)
+
+    def _hold(self, libraries: dict[str, str | None], replace: bool) -> None:
+        """Record which library each document's vectors are in: added to (a write starting) or replacing what was
+        recorded (a write done; None: deleted)."""
+        with self._held_lock:
+            held = self._held_map()
+            for doc_id, library in libraries.items():
+                if replace:
+                    held.pop(doc_id, None)
+                if library is not None:
+                    held.setdefault(doc_id, set()).add(library)
+
+    def _held_map(self) -> dict[str, set[str]]:
+        """The doc id → libraries map, read from the collections' metadata on first use (callers hold the lock)."""
+        if self._held is None:
+            held: dict[str, set[str]] = {}
+            with self._errors("list the libraries"):
+                for collection in self.collections.values():
+                    offset = 0
+                    while True:
+                        page = collection.get(include=["metadatas"], limit=_PAGE, offset=offset)
+                        metadatas = page["metadatas"] or []
+                        for meta in metadatas:
+                            held.setdefault(str(meta["doc_id"]), set()).add(str(meta["library"]))
+                        if len(metadatas) < _PAGE:
+                            break
+                        offset += _PAGE
+            self._held = held
+        return self._held
 
     def query(
         self,

@@ -1,22 +1,33 @@
-"""In-memory read models over the stores (BM25, attachment catalog, graph view, documents), rebuilt after writes."""
+"""In-memory read models over the stores (keyword search, attachment catalog, graph view, documents).
+
+Built once at start from a few bulk reads; after that each write or delete changes them by the documents it wrote
+or deleted alone, on the writer's thread, and publishes a new Snapshot by swapping one reference (copy-on-write):
+a reader takes whichever snapshot is current and never waits for a writer; the uploader's next question, asked
+after its upload returned, sees its document.
+"""
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 from graph.resolve import AttachmentCatalog
-from graph.store import DocumentSummary, GraphStore
+from graph.store import DocumentSummary, GraphStore, StoredDocument
 from graph.view import GraphView
-from kb.model import Chunk
-from kb.search.indexed_text import continued_lines, indexed_texts
-from kb.search.bm25 import BM25Index, IndexedChunk, TokenCache
+from kb.errors import AnnexError
+from kb.search.bm25 import BM25Index
+from kb.search.bm25_segments import Segments
+from kb.search.keyword_index import KeywordIndex
 
 
 class Writes(Protocol):
-    """The writer the read models follow (kb.ingest.ingestor.Ingestor): its counter of writes and deletes."""
+    """The writer the read models follow (kb.ingest.ingestor.Ingestor): its counter of writes and its listeners."""
 
     generation: int  # bumped on every write or delete
+
+    def subscribe(self, listener: Callable[[int, Sequence[str]], None]) -> None:
+        """Call listener(generation, changed doc ids) after each write or delete, before it returns."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +39,8 @@ class Snapshot:
     catalog: AttachmentCatalog
     documents: dict[str, DocumentSummary]
     view: GraphView  # REFERENCES edges and attachment chunks: prefetch and the hop read these, not the store
+    stored: Mapping[str, StoredDocument]  # what each document contributed, so that a write replaces it alone
+    continues: Mapping[str, str]  # chunk id → the line its start continues, for the chunks that continue one
 
     @property
     def libraries(self) -> set[str]:
@@ -35,46 +48,139 @@ class Snapshot:
 
 
 class ReadModels:
-    """Hands out the current Snapshot, rebuilding it once after each write or delete."""
+    """Hands out the current Snapshot; the ingestor's listener replaces it after each write or delete."""
 
-    def __init__(self, graph: GraphStore, ingestor: Writes) -> None:
+    def __init__(self, graph: GraphStore, ingestor: Writes, keywords: KeywordIndex) -> None:
         self.graph = graph
         self.ingestor = ingestor
+        self.keywords = keywords
         self._snapshot: Snapshot | None = None
-        self._lock = threading.Lock()
-        self.tokens = TokenCache()
+        self._stale = False  # a refresh failed: the next reader rebuilds
+        self._lock = threading.Lock()  # one builder at a time; readers take it only before the first build
+        self._worker: threading.Thread | None = None  # merges and saves the BM25 segments in the background
+        self._saved: object = None  # the main BM25 segment last saved
+        self.last_refresh_s = 0.0  # how long the last write's refresh took (kb.bench reports it)
+        ingestor.subscribe(self._refresh)
 
     def current(self) -> Snapshot:
-        """The snapshot for the ingestor's current generation."""
+        """The current snapshot (built on first use)."""
         snapshot = self._snapshot
-        if snapshot is not None and snapshot.generation == self.ingestor.generation:
+        if snapshot is not None and not self._stale:
             return snapshot
         with self._lock:
-            generation = self.ingestor.generation
-            if self._snapshot is None or self._snapshot.generation != generation:
-                self._snapshot = self._build(generation)
-            return self._snapshot
+            if self._snapshot is None or self._stale:
+                self._stale = False
+                self._snapshot = self._build(self.ingestor.generation)
+            snapshot = self._snapshot
+        self._kick()
+        return snapshot
+
+    def _refresh(self, generation: int, doc_ids: Sequence[str]) -> None:
+        """After a write or delete (on the writer's thread): replace the changed documents in a new snapshot."""
+        with self._lock:
+            old = self._snapshot
+            if old is None or self._stale:
+                return  # nothing built yet: the first reader builds everything
+            started = time.perf_counter()
+            try:
+                self._snapshot = _replaced(old, generation, self.graph.stored_documents(doc_ids), doc_ids,
+                                           self.keywords)
+            except AnnexError:
+                self._stale = True  # the write stands; the next reader rebuilds from the stores
+                return
+            self.last_refresh_s = time.perf_counter() - started
+        self._kick()
+
+    def settle(self) -> None:
+        """Wait for the background merge and save of the BM25 segments (benchmarks and tests measure after it)."""
+        worker = self._worker
+        if worker is not None:
+            worker.join()
+
+    def _kick(self) -> None:
+        """Start the background worker if the BM25 main segment wants a merge or is not saved yet."""
+        snapshot = self._snapshot
+        if snapshot is None or self._worker is not None:
+            return
+        segments = snapshot.bm25.segments
+        if segments.wants_merge or (segments.main is not None and segments.main is not self._saved):
+            self._worker = threading.Thread(target=self._work, name="bm25-segments", daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        """Merge (rebuild the main segment off the lock, rebase on what was written meanwhile, publish) while one
+        is wanted, then save the main segment so that the next start loads it."""
+        try:
+            while True:
+                taken = self.current().bm25.segments
+                if taken.wants_merge:
+                    built = Segments(taken.live, list(taken.live.values()), len(self.keywords.vocab))
+                    with self._lock:
+                        now = self._snapshot
+                        if now is not None and not self._stale:
+                            segments = built.rebased(now.bm25.segments.live, len(self.keywords.vocab))
+                            self._snapshot = replace(now, bm25=now.bm25.with_segments(segments))
+                    continue
+                if taken.main is not None and taken.main is not self._saved:
+                    taken.save(self.keywords.main_dir)
+                    self._saved = taken.main
+                    continue
+                return
+        finally:
+            self._worker = None
 
     def _build(self, generation: int) -> Snapshot:
         documents = {d.id: d for d in self.graph.list_documents()}
-        stored = [c for c in self.graph.all_chunks() if c.doc_id in documents]
-        catalog = AttachmentCatalog(self.graph.list_attachments())
-        edges = self.graph.reference_edges()
-        by_doc: dict[str, list[Chunk]] = {}
-        for c in stored:
-            by_doc.setdefault(c.doc_id, []).append(c)
-        chunks = []
-        for doc_id, owned in by_doc.items():
-            titles = {a.label: a.title for a in catalog.of_documents([doc_id])}
-            continues = continued_lines(owned)
-            contexts = indexed_texts(documents[doc_id].title, owned, titles, continues)
-            library = documents[doc_id].library
-            chunks += [IndexedChunk(c.id, c.doc_id, library, c.attachment, c.index, c.start, c.end, c.text, context,
-                                    continues[c.id])
-                       for c, context in zip(owned, contexts)]
-        view = GraphView(stored, edges)
-        citing = frozenset(e.chunk_id for e in edges if e.chunk_id)
-        return Snapshot(generation, BM25Index(chunks, self.tokens, citing), catalog, documents, view)
+        chunks: dict[str, list] = {doc_id: [] for doc_id in documents}
+        edges: dict[str, list] = {doc_id: [] for doc_id in documents}
+        attachments: dict[str, list] = {doc_id: [] for doc_id in documents}
+        for chunk in self.graph.all_chunks():
+            chunks.get(chunk.doc_id, []).append(chunk)
+        for edge in self.graph.reference_edges():
+            edges.get(edge.doc_id, []).append(edge)
+        for attachment in self.graph.list_attachments():
+            attachments.get(attachment.doc_id, []).append(attachment)
+        stored = {doc_id: StoredDocument(summary, tuple(chunks[doc_id]), tuple(edges[doc_id]),
+                                         tuple(attachments[doc_id]))
+                  for doc_id, summary in documents.items()}
+        view = GraphView((c for s in stored.values() for c in s.chunks), (e for s in stored.values() for e in s.edges))
+        rows = [row for row in self.keywords.chunks() if row.doc_id in documents]
+        continues = {row.chunk_id: row.continues for row in rows if row.continues}
+        live = {row.chunk_id: row for row in rows}
+        segments = Segments.load(self.keywords.main_dir, live, len(self.keywords.vocab))
+        if segments is None:
+            segments = Segments(live, rows, len(self.keywords.vocab))
+        else:
+            self._saved = segments.main
+        return _snapshot(generation, stored, documents, view, continues, segments, self.keywords)
+
+
+def _replaced(old: Snapshot, generation: int, written: Mapping[str, StoredDocument], doc_ids: Iterable[str],
+              keywords: KeywordIndex) -> Snapshot:
+    """The snapshot after these documents were written (present in `written`) or deleted (absent)."""
+    changed = set(doc_ids)
+    stored = {k: v for k, v in old.stored.items() if k not in changed} | dict(written)
+    documents = {k: v for k, v in old.documents.items() if k not in changed} | {k: v.summary for k, v in written.items()}
+    view = old.view.replaced(changed, (c for s in written.values() for c in s.chunks),
+                             (e for s in written.values() for e in s.edges))
+    gone = {c.id for doc_id in changed if doc_id in old.stored for c in old.stored[doc_id].chunks}
+    continues = {k: v for k, v in old.continues.items() if k not in gone} if gone else dict(old.continues)
+    rows = keywords.chunks(list(written))
+    continues.update((row.chunk_id, row.continues) for row in rows if row.continues)
+    segments = old.bm25.segments.replaced(sorted(gone), rows, len(keywords.vocab))
+    return _snapshot(generation, stored, documents, view, continues, segments, keywords)
+
+
+def _snapshot(generation: int, stored: Mapping[str, StoredDocument], documents: dict[str, DocumentSummary],
+              view: GraphView, continues: Mapping[str, str], segments: Segments, keywords: KeywordIndex) -> Snapshot:
+    """A snapshot over these documents; the catalog keeps the store's order (library, name, id, position)."""
+    order = sorted(documents.values(), key=lambda d: (d.library, d.name, d.id))
+    catalog = AttachmentCatalog([a for d in order for a in stored[d.id].attachments])
+    citing = frozenset(e.chunk_id for s in stored.values() for e in s.edges if e.chunk_id)
+    libraries = frozenset(d.library for d in documents.values() if d.chunks)
+    library_of = {doc_id: d.library for doc_id, d in documents.items()}.get
+    bm25 = BM25Index(segments, keywords.vocab, view, library_of, libraries, citing, continues)
+    return Snapshot(generation, bm25, catalog, documents, view, stored, continues)
 
 
 class Reads(Protocol):

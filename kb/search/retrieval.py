@@ -42,11 +42,17 @@ class Retriever:
         `leads`: keep a document's best chunk that cites an attachment under the threshold (keep()). Which chunks
         cite one is the graph's REFERENCES edges, so a baseline without the graph retrieves without them."""
         index = self.bm25()
-        libraries = list(request.library_ids) or None
-        if libraries and index.libraries and index.libraries <= set(libraries):
-            libraries = None  # the filter keeps everything, and a filtered Chroma query costs ~20x an open one
+        # Explicit, always: "every library" is every library the read model knows, never whatever Chroma holds
+        # (an upload's vectors land batch by batch before its graph commit makes the read model know it).
+        libraries = sorted(request.library_ids or index.libraries)
+        if not libraries:
+            return []
         pool = max(CANDIDATES, request.top_k * 2)
-        vector_hits = self.vectors.query(query, pool, libraries, request.document_id)
+        # The filter is dropped only when it provably keeps everything Chroma holds: a filtered query costs ~20x
+        # an open one on a large store.
+        within = None if set(libraries) >= self.vectors.libraries() else libraries
+        vector_hits = [h for h in self.vectors.query(query, pool, within, request.document_id)
+                       if h.library in libraries and index.holds(h.doc_id)]  # never one the read model lacks
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
         hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset())
@@ -116,3 +122,33 @@ def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChun
             hits[c.chunk_id] = replace(known, score=max(known.score, relative), bm25_score=s)
     order = sorted(hits, key=lambda cid: (-rrf[cid], cid))
     return [replace(hits[cid], score=round(min(1.0, hits[cid].score), 6)) for cid in order]
+
+
+OWN_WORDS_WEIGHT = 0.5  # a follow-up's own words rank below its reading: 西岭街道呢？ alone matches any 西岭 chunk
+
+
+def fuse_readings(resolved: list[Hit], own: list[Hit], top_k: int) -> list[Hit]:
+    """Reciprocal rank fusion of two hit lists (the follow-up read in full, its own words), top_k hits; a hit keeps
+    the context-expansion neighbours that follow it."""
+    groups: dict[str, list[Hit]] = {}
+    rank: dict[str, float] = {}
+    for weight, hits in ((1.0, resolved), (OWN_WORDS_WEIGHT, own)):
+        place, last = 0, ""
+        for h in hits:
+            if h.expanded:
+                if last in groups and h.chunk_id not in {x.chunk_id for x in groups[last]}:
+                    groups[last].append(h)
+                continue
+            last = h.chunk_id
+            place += 1
+            rank[h.chunk_id] = rank.get(h.chunk_id, 0.0) + weight / (RRF_K + place)
+            groups.setdefault(h.chunk_id, [h])
+    order = sorted(rank, key=lambda cid: -rank[cid])[:top_k]
+    seen: set[str] = set()
+    out = []
+    for cid in order:
+        for h in groups[cid]:
+            if h.chunk_id not in seen:
+                seen.add(h.chunk_id)
+                out.append(h)
+    return out

@@ -64,6 +64,9 @@ class VectorStore(Protocol):
     def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
         """One attachment's chunks from the attachment collection, in chunk order."""
 
+    def libraries(self) -> frozenset[str]:
+        """Every library that holds vectors, or may: a write under way counts from before its first vector."""
+
     def doc_ids(self) -> set[str]:
         """Every document id that has chunks stored."""
 

@@ -12,6 +12,7 @@ import pytest
 from kb.errors import EmbeddingCacheError
 from graph.factory import open_graph_store
 from kb.search.chroma import ChromaVectorStore
+from kb.search.keyword_index import KeywordIndex
 from kb.search.embedding_cache import CachedEmbedder
 from kb.search.embeddings import make_embedder
 from kb.search.hash_embedding import HashEmbedder
@@ -35,7 +36,7 @@ def ingest(settings: Settings, embedder: CountingHash, paths: Sequence[Path]) ->
     graph = open_graph_store(settings.graph_dir, settings.graph_engine)
     vectors = ChromaVectorStore(settings, embedder)
     try:
-        results = Ingestor(settings, graph, vectors).ingest(list(paths), "demo")
+        results = Ingestor(settings, graph, vectors, KeywordIndex(settings.keyword_path)).ingest(list(paths), "demo")
     finally:
         graph.close()
     assert results and all(r.status != "error" for r in results), results

@@ -141,3 +141,21 @@ def test_the_keyword_workflow_matches_labels_across_the_library(tmp_path):
         assert not [e for e in events if e.type == "thinking" and "图谱预取" in e.data["text"]]
     finally:
         svc.close()
+
+
+def test_questions_asked_in_a_conversation_record_their_history(tmp_path):
+    """A line's history is asked first; --with-history 1 asks every question after the one before it too."""
+    path = tmp_path / "conversation.jsonl"
+    follow = {"doc": "西岭街道防汛应急预案.txt", "question": "西岭街道呢？", "history": ["东岭街道有几艘冲锋舟？存放在哪里？"],
+              "attachments": ["附件4：防汛抢险物资储备清单"], "answer_contains": ["5艘", "西岭防汛站"], "kind": "attachment"}
+    path.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in (GOOD[2], follow, GOOD[1])) + "\n", encoding="utf-8")
+    out = tmp_path / "eval.json"
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        code = kb_eval.main(["--corpus", str(DEMO_CORPUS), "--questions", str(path), "--with-history", "1",
+                             "--json", str(out)])
+    assert code == 0 and "each after the 1 before it" in stdout.getvalue()
+    rows = json.loads(out.read_text(encoding="utf-8"))["questions"]["graph"]
+    assert [r["history"] for r in rows] == [
+        [], [GOOD[2]["question"], follow["history"][0]], ["西岭街道呢？"]]
+    assert all(r["answer_contains_ok"] for r in rows), [r["answer"] for r in rows]  # unrelated history changes nothing

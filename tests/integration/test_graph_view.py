@@ -43,7 +43,7 @@ def test_attachment_chunks_and_chunks_by_id_match_the_store(demo):
 
 
 def test_the_snapshot_view_follows_writes(demo):
-    read = ReadModels(demo.graph, demo.ingestor)
+    read = ReadModels(demo.graph, demo.ingestor, demo.keywords)
     before = read.current().view
     doc = next(d for d in demo.graph.list_documents() if d.name == "东岭街道防汛应急预案.md")
     stored = demo.graph.load_document(doc.id)

@@ -96,19 +96,23 @@ def test_rerank_endpoint_over_http():
         EndpointReranker("http://127.0.0.1:9/v1", "m", timeout=2).scores("q", ["a"])
 
 
-def test_a_write_retokenizes_only_the_changed_chunks(service, tmp_path):
-    service.read.current()
-    total = len(service.read.current().bm25.chunks)
+def test_a_write_changes_the_read_models_by_its_document_alone(service, tmp_path):
+    before = service.read.current()
     note = tmp_path / "值班表.md"
     note.write_text("# 值班表\n周一值班：赵六，电话0571-11112222。\n", encoding="utf-8")
     [result] = service.stores.ingestor.ingest([note], "demo")
     try:
-        snapshot = service.read.current()
-        assert len(snapshot.bm25.chunks) == total + len(result.document.chunks)
-        assert service.read.tokens.tokenized == len(result.document.chunks)
-        assert snapshot.bm25.search("赵六 值班", 3)[0][0].doc_id == result.doc_id
+        after = service.read.current()  # published by the write itself: nothing is built on this read
+        assert after is service.read.current() and after is not before
+        assert after.bm25.size == before.bm25.size + len(result.document.chunks)
+        assert after.bm25.search("赵六 值班", 3)[0][0].doc_id == result.doc_id
+        assert not any(c.doc_id == result.doc_id for c, _ in before.bm25.search("赵六 值班", 3))  # the old one stays
+        # every other document's records are the very objects of the snapshot before: nothing else was read again
+        assert all(after.stored[k] is v for k, v in before.stored.items())
     finally:
         service.stores.ingestor.delete(result.doc_id)
+    assert result.doc_id not in service.read.current().documents
+    assert service.read.current().bm25.size == before.bm25.size
 
 
 def test_only_the_graph_keeps_a_citing_chunk_under_the_threshold(service):

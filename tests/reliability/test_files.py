@@ -154,3 +154,24 @@ def test_the_cli_reports_a_bad_docx_and_ingests_the_rest_without_a_traceback(tmp
     assert any(line.startswith("✗ 空壳.docx: is damaged: a part it needs is missing") for line in lines)
     assert any(line.startswith("✓ 巡查制度.md [ingested]") for line in lines)
     assert "3 files: 1 documents written" in run.stderr
+
+
+def test_bad_pdfs_and_an_xlsx_bomb_are_each_their_files_error_and_the_batch_is_ingested(app):
+    encrypted = (ROOT / "tests" / "files" / "encrypted.pdf").read_bytes()
+    results = _results(_upload(app, [("加密.pdf".encode(), encrypted),
+                                     ("空.pdf".encode(), malformed.zero_page_pdf()),
+                                     ("页数炸弹.pdf".encode(), malformed.page_bomb_pdf()),
+                                     ("对象炸弹.pdf".encode(), malformed.object_bomb_pdf()),
+                                     ("炸弹.xlsx".encode(), malformed.xlsx_bomb(unpacked_mb=12)),
+                                     ("坏xref.pdf".encode(), malformed.broken_xref_pdf()),
+                                     ("巡查制度.md".encode(), GOOD_MD.encode())], "pdfs"))
+    assert "password-protected PDF" in results["加密.pdf"]["error"]
+    assert "is a PDF with no pages" in results["空.pdf"]["error"]
+    assert "over the 5000 a document may have" in results["页数炸弹.pdf"]["error"]
+    assert "more than any readable page" in results["对象炸弹.pdf"]["error"]
+    assert "10 × ANNEX_MAX_FILE_MB" in results["炸弹.xlsx"]["error"]
+    for name in ("加密.pdf", "空.pdf", "页数炸弹.pdf", "对象炸弹.pdf", "炸弹.xlsx"):
+        assert results[name]["status"] == "error" and results[name]["error"].startswith(f"{name}: ")
+    assert results["坏xref.pdf"]["status"] == "ingested" and results["坏xref.pdf"]["pages"] == 1
+    assert results["巡查制度.md"]["status"] == "ingested"
+    assert_healthy(app)

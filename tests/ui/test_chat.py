@@ -81,7 +81,7 @@ def test_a_follow_up_continues_the_conversation_and_clicking_a_message_shows_its
     _, live = first_turn
     _, final = ask(handlers, "那么园区污水处理厂的呢？", live["conversation"], live["owner"], live["turns"])
     assert len(final["turns"]) == 2 and final["conversation"] == live["conversation"]
-    assert "检索查询：园区公共应急事故池的有效容积是多少？ / 那么园区污水处理厂的呢？" in next(
+    assert "追问（省略）：接上一问“园区公共应急事故池的有效容积是多少？”" in next(
         m["content"] for m in final["chatbot"] if m.get("metadata", {}).get("id") == "thinking-1-retrieval")
     shown = handlers.show_turn(final["turns"], gr.SelectData(None, {"index": 2, "value": ""}))
     assert shown["shown"] == 0 and shown["citations"] == live["citations"]

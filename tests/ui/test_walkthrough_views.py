@@ -91,6 +91,12 @@ def test_a_declined_answer_gets_its_closest_passages_and_no_paths():
     assert [s["n"] for s in closest_sources(sources)] == [2, 3, 4]  # by relevance; prefetched ones left out
     html = render_closest(sources)
     assert html.count('class="decline-passage"') == 3 and "共检索到 5 段" in html and "第5段" not in html
+    asked = "东岭街道有几艘冲锋舟？"  # ranked by the question's words each holds, not by the relative score
+    near = [{**sources[0], "n": 6, "text": "冲锋舟：3艘，存放于东岭仓库。", "score": 0.2}, *sources]
+    assert [s["n"] for s in closest_sources(near, asked)] == [6]  # the others hold none of its words
+    html = render_closest(near, asked)
+    assert "含问题词 2/3：东岭、冲锋舟" in html and "相关度" not in html and "第1段" not in html
+    assert "没有检索到与问题用词相近的原文" in render_closest(sources, asked)
     view = TurnView("q", answer=answer, graph_paths=[_path("prefetch", "c1", "附件1")], done=True)
     fig = turn_paths_figure(view, {})
     assert not fig.data and "不画检索路径" in fig.layout.annotations[0].text

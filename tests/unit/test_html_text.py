@@ -108,7 +108,7 @@ def test_a_converter_table_becomes_a_pipe_table_in_place_and_the_markdown_around
 
 
 def test_a_row_of_a_converted_table_is_read_with_its_header_like_a_markdown_row():
-    units = [text for text, header, _ in read_units(html_to_text("规范.md", CONVERTER_MD)) if header]
+    units = [u.text for u in read_units(html_to_text("规范.md", CONVERTER_MD)) if u.header]
     assert "代码：M；属性值：工业区；属性值定义：工矿企业的生产车间、库房 及其附属设施区域" in units
     assert any(u.startswith("代码：W；属性值：物流仓储区") for u in units)
 

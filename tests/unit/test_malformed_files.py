@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 import re
 import zipfile
 
@@ -138,3 +139,47 @@ def test_a_zip_asking_for_a_newer_zip_version_is_refused_not_a_crash(tmp_path):
     with pytest.raises(NotImplementedError):
         zipfile.ZipFile(io.BytesIO(bytes(raw)))
     assert _refused(tmp_path, "新.docx", bytes(raw)).startswith("is damaged or not written by Word: its zip directory")
+
+
+ENCRYPTED_PDF = Path(__file__).resolve().parents[1] / "files" / "encrypted.pdf"  # LibreOffice, open password "secret"
+
+
+@pytest.mark.parametrize(
+    ("name", "build", "reason"),
+    [
+        ("加密.pdf", ENCRYPTED_PDF.read_bytes, "is a password-protected PDF; remove the password"),
+        ("空.pdf", malformed.zero_page_pdf, "is a PDF with no pages."),
+        ("半截.pdf", malformed.truncated_pdf, "is not a readable PDF"),
+        ("页数炸弹.pdf", malformed.page_bomb_pdf, "has 6000 pages, over the 5000 a document may have; split the PDF."),
+        ("对象炸弹.pdf", malformed.object_bomb_pdf, "page 1 holds 240014 characters, more than any readable page"),
+    ],
+)
+def test_a_bad_pdf_is_refused_with_its_reason_and_the_fix(tmp_path, name, build, reason):
+    assert reason in _refused(tmp_path, name, build())
+
+
+def test_a_pdf_whose_xref_table_is_broken_is_read_as_pdfium_rebuilds_it(tmp_path):
+    path = tmp_path / "坏xref.pdf"
+    path.write_bytes(malformed.broken_xref_pdf())
+    assert parse_file(path, LIMIT).text == "Article 1 The emergency supplies are listed in Annex 2."
+
+
+def test_the_text_limit_covers_what_a_pdf_holds(tmp_path):
+    path = tmp_path / "大.pdf"
+    path.write_bytes(malformed.pdf_file([malformed.text_stream(["x" * 80] * 40)] * 40))
+    assert path.stat().st_size < 20_000
+    with pytest.raises(ParseError, match=r"holds 0\.1 MB of text \(as UTF-8\), over the 0 MB limit"):
+        parse_file(path, 100_000)
+
+
+def test_an_xlsx_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
+    reason = _refused(tmp_path, "炸弹.xlsx", malformed.xlsx_bomb(unpacked_mb=12), limit=1 << 20)
+    assert reason.startswith("unpacks to 12.0 MB, over the 10 MB a workbook may unpack to (10 × ANNEX_MAX_FILE_MB)")
+
+
+@pytest.mark.parametrize(("name", "raw", "reason"), [
+    ("坏.xlsx", b"PK\x03\x04 not really a zip", "is not a valid .xlsx file: not a complete zip archive"),
+    ("坏.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600, "is not a readable workbook"),
+])
+def test_a_damaged_workbook_is_that_files_error(tmp_path, name, raw, reason):
+    assert reason in _refused(tmp_path, name, raw)

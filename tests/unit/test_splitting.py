@@ -232,3 +232,18 @@ def test_a_letter_spaced_title_is_read_as_written_together():
 def test_the_verb_before_a_count_is_no_short_label(text):
     from kb.labels import LABEL
     assert LABEL.search(text) is None
+
+
+def test_a_paragraph_that_closes_with_the_documents_list_titles_bare_headers_whose_title_runs_into_a_table():
+    text = (
+        "按照附录 A 划定企业环境风险等级，并记录等级划定过程。附录A 风险等级划分方法 附录B 风险物质及临界量清单\n"
+        "## 附录A\n风险等级划分方法。通过定量分析……\n"
+        "## 附录B\n风险物质及临界量清单 序号 物质名称 CAS 号 临界量（吨） 1 甲醛 50-00-0 0.5\n"
+    )
+    split = split_attachments(text)
+    assert [(a.label, a.title) for a in split.attachments] == [
+        ("附录A", "风险等级划分方法"),
+        ("附录B", "风险物质及临界量清单"),
+    ]
+    listed = text.index("附录A 风险")
+    assert any(s <= listed < e for s, e in split.structural)  # the list is no reference to 附录A

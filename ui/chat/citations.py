@@ -47,9 +47,10 @@ def how_reached(source: Mapping) -> str:
 
 
 def where(source: Mapping) -> str:
-    """`[n] 附件12 事故应急池…` or `[n] 正文`."""
+    """`[n] 附件12 事故应急池…` or `[n] 正文`, and `· 第3页` for a PDF's source."""
     label = f"{source.get('label', '')} {source.get('title', '')}".strip() or "正文"
-    return f"[{source['n']}] {label}"
+    page = f" · {source['page']}" if source.get("page") else ""
+    return f"[{source['n']}] {label}{page}"
 
 
 def citation_choices(docs: Sequence[Mapping], sources: Sequence[Mapping]) -> list[tuple[str, int]]:

@@ -82,7 +82,8 @@ class ChatHandlers:
                 elif event.type == "graph_paths":
                     yield {"paths": turn_paths_figure(view, self.titles())}
                 elif event.type == "done":
-                    view.sources = self.stored_sources(view)
+                    stored = self.stored_extra(view)
+                    view.sources, view.standalone = list(stored.get("sources", [])), stored.get("standalone", "")
                     yield {"chatbot": chat_messages(turns), **self.panels(view, paths=False),
                            "conversations": self.conversation_choices(owner, view.conversation_id)}
         except AnnexError as exc:  # a store failed mid-turn: say so where the answer would be
@@ -104,8 +105,9 @@ class ChatHandlers:
         readable = self.readable(reader)
         texts = {doc_id: graph.document_text(doc_id) if readable(doc_id) else None for doc_id in texts_needed(view)}
         if declined(view.answer):  # nothing answered: the closest few passages, not every retrieved source
-            choices = closest_choices(view.sources)
-            listing = render_closest(view.sources)
+            asked = view.standalone or view.question
+            choices = closest_choices(view.sources, asked)
+            listing = render_closest(view.sources, asked)
         else:
             choices = citations.citation_choices(view.referenced_docs, view.sources)
             listing = citations.render_citations(view.referenced_docs, view.sources, texts, view.answer)
@@ -186,9 +188,9 @@ class ChatHandlers:
         """doc id → title, from the pipeline's read model."""
         return {doc_id: s.title for doc_id, s in self.service.read.current().documents.items()}
 
-    def stored_sources(self, view: TurnView) -> list[dict]:
-        """The numbered sources the pipeline stored with the finished turn."""
+    def stored_extra(self, view: TurnView) -> dict:
+        """What the pipeline stored with the finished turn: its numbered sources, the question as it read it…"""
         for message in reversed(self.service.history.messages(view.conversation_id)):
             if message.id == view.message_id:
-                return list(message.extra.get("sources", []))
-        return []
+                return message.extra
+        return {}

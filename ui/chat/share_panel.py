@@ -25,7 +25,6 @@ def build_share_panel() -> SharePanel:
     with gr.Accordion("分享与复制", open=False, elem_id="annex-share"):
         link = gr.Textbox(label="会话链接（打开后只读显示这段会话；链接里的编号是随机的，拿到链接的人都能看）",
                           interactive=False, buttons=["copy"], elem_id="annex-share-link")
-        gr.DeepLinkButton("复制应用状态链接（需公网地址：Spaces 或 share=True）", size="sm")
         markdown = gr.Code(language="markdown", label="当前回答（Markdown，含相关附件内容，可复制）", interactive=False,
                            elem_id="annex-share-markdown", max_lines=18, wrap_lines=True, buttons=["copy"])
     return SharePanel(link, markdown, notice)

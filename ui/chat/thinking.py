@@ -5,7 +5,7 @@ from ui.chat.turn_view import TurnView
 from ui.safe import h
 
 EMPTY = '<div class="annex-empty">提问后，这里显示检索查询、命中的片段数、每一次图谱跳转，以及模型的思考（如有）。</div>'
-_STEPS = (("检索查询", "🔎"), ("检索", "📑"), ("图谱预取", "🔗"))
+_STEPS = (("追问", "💬"), ("检索查询", "🔎"), ("检索", "📑"), ("图谱预取", "🔗"))
 
 
 def render_thinking(view: TurnView | None) -> str:

@@ -12,7 +12,7 @@ from ui.safe import md
 # step → (name, icon), in the order a turn runs them; the keys are the pipeline's `step` names.
 STEPS = (("retrieval", "检索", "🔎"), ("prefetch", "图谱预取", "🔗"), ("model", "模型", "🤖"),
          ("hop", "回答后跳转", "📎"))
-_PREFIXES = (("图谱预取", "prefetch"), ("检索", "retrieval"))  # a stored trace line's step, by its first words
+_PREFIXES = (("图谱预取", "prefetch"), ("检索", "retrieval"), ("追问", "retrieval"))  # a stored trace line's step, by its first words
 
 
 def step_of(line: str) -> str:

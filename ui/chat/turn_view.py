@@ -21,6 +21,7 @@ class TurnView(TurnFold):
 
     question: str
     sources: list[dict] = field(default_factory=list)  # from the stored turn, once it is done
+    standalone: str = ""  # a follow-up as the pipeline read it (西岭街道呢？ → 西岭街道有几艘冲锋舟？), once done
 
     @classmethod
     def from_messages(cls, question: Any, answer: Any) -> TurnView:
@@ -33,7 +34,7 @@ class TurnView(TurnFold):
             trace=[line for line in trace.splitlines() if line], model_thinking=model_thinking, answer=text,
             block=ATTACHMENT_BLOCK_HEADER + block if block else "", attachments=extra.get("attachments", []),
             referenced_docs=extra.get("referenced_docs", []), graph_paths=extra.get("graph_paths", []),
-            sources=extra.get("sources", []), token_usage=answer.usage, model=extra.get("model", ""),
+            sources=extra.get("sources", []), standalone=extra.get("standalone", ""), token_usage=answer.usage, model=extra.get("model", ""),
             steps=extra.get("steps", {}),
             fallback=bool(extra.get("fallback")), done=True,
         )

@@ -1,27 +1,38 @@
 """The evaluation (评测) tab: kb.eval's three modes over the running service's corpus, from the browser.
 
 It asks the bundled questions (data/questions.jsonl) or an uploaded file of the same JSON-lines format of the
-stores the app already holds — no second ingest — through kb.eval's own pipelines and scoring.
+stores the app already holds — no second ingest — through kb.eval's own pipelines and scoring. A run sees what
+the visitor's chat sees (SessionLibraries.scope: the shared libraries and the session's own), so a question
+naming another visitor's document is "not in the corpus" like any unknown one; its turns go to a scratch history
+removed when the run ends, never to the conversations; at most MAX_QUESTIONS questions run.
 """
 from __future__ import annotations
 
 import tempfile
+import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 import gradio as gr
 import pandas as pd
 
+from kb.answer.history import History
+from kb.errors import AnnexError
 from kb.eval.run import MODES, mode_pipeline, run_question, runnable
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions
+from kb.search.readmodels import LibraryReads
 from kb.service import Service
+from kb.turn import TurnRequest
 from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, display_frame, filter_frame, outcomes_frame,
                             summary_frame)
 from ui.safe import md, toast
 
 ProgressFn = Callable[..., object]
+MAX_QUESTIONS = 200  # per run of the tab: each costs three turns; `python -m kb.eval` runs any number
+CSV_SECONDS = 600  # a run's CSV (answers may quote the visitor's own library) is kept this long for Gradio to copy
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
 
 
 @dataclass
@@ -35,26 +46,36 @@ class EvalRun:
 
 
 def evaluate(service: Service, questions: Sequence[Question], modes: Sequence[str] = tuple(MODES), limit: int = 0,
-             progress: ProgressFn | None = None) -> EvalRun:
-    """Every runnable question (the first `limit` when > 0) once per mode over the service's shared libraries."""
-    snapshot = service.read.current()
-    ready, problems = runnable(list(questions), snapshot)
-    if limit > 0:
-        ready = ready[:limit]
-    scope = tuple(service.sessions.visible(None, snapshot.libraries))  # the shared libraries, never a visitor's
+             progress: ProgressFn | None = None, session: str | None = None) -> EvalRun:
+    """Every runnable question (the first `limit` when > 0, at most MAX_QUESTIONS) once per mode, over the
+    libraries `session` may see (None: the shared ones); NothingToSearch when it sees none."""
+    scope = service.sessions.scope(TurnRequest("评测"), session).library_ids
+    ready, problems = runnable(list(questions), LibraryReads.of(service.read, scope).current())
+    if len(ready) > MAX_QUESTIONS and not 0 < limit <= MAX_QUESTIONS:
+        problems.append(Problem(ready[MAX_QUESTIONS][0].line, f"此后的 {len(ready) - MAX_QUESTIONS} 道题没有运行："
+                                f"网页上每次最多 {MAX_QUESTIONS} 道，更多请用 python -m kb.eval"))
+    ready = ready[: min(limit, MAX_QUESTIONS) if limit > 0 else MAX_QUESTIONS]
     total = max(1, len(ready) * len(modes))
     aggregates: dict[str, dict] = {}
     outcomes: dict[str, list[Outcome]] = {}
     done = 0
-    for mode in modes:
-        pipeline = mode_pipeline(service, mode)
-        outcomes[mode] = []
-        for q, doc_id in ready:
-            if progress is not None:
-                progress((done, total), desc=f"{mode} · 第 {q.line} 行")
-            outcomes[mode].append(run_question(pipeline, service, q, doc_id, scope))
-            done += 1
-        aggregates[mode] = aggregate(outcomes[mode], mode)
+    with tempfile.TemporaryDirectory(prefix="annex-eval-tab-") as scratch:
+        history = History(Path(scratch) / "history.sqlite3")  # the run's turns: read back for scoring, then gone
+        try:
+            base = service.pipeline
+            pipeline = type(base)(service.settings, service.read, base.retriever, history, base.model)
+            scratch_service = replace(service, history=history, pipeline=pipeline)
+            for mode in modes:
+                outcomes[mode] = []
+                for q, doc_id in ready:
+                    if progress is not None:
+                        progress((done, total), desc=f"{mode} · 第 {q.line} 行")
+                    outcomes[mode].append(run_question(mode_pipeline(scratch_service, mode), scratch_service, q,
+                                                       doc_id, scope))
+                    done += 1
+                aggregates[mode] = aggregate(outcomes[mode], mode)
+        finally:
+            history.close()
     return EvalRun(aggregates, outcomes, problems, len(ready))
 
 
@@ -68,10 +89,26 @@ def problems_markdown(run: EvalRun, source: str) -> str:
 
 
 def write_csv(frame: pd.DataFrame) -> str:
-    """The frame as a UTF-8 CSV (with BOM, so spreadsheet programs read the Chinese) in a temporary file."""
-    path = Path(tempfile.gettempdir()) / f"annex-eval-{uuid.uuid4().hex[:12]}.csv"
-    frame.to_csv(path, index=False, encoding="utf-8-sig")
+    """The frame as a UTF-8 CSV (with BOM, so spreadsheet programs read the Chinese) in a temporary file.
+
+    Cells and headers that a spreadsheet would run as a formula (a question "=HYPERLINK(…)") are written as text.
+    """
+    folder = Path(tempfile.gettempdir()) / "annex-eval-csv"
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.csv"):  # Gradio serves its own copy (gone within an hour); ours go at a later run
+        if time.time() - old.stat().st_mtime > CSV_SECONDS:
+            old.unlink(missing_ok=True)
+    path = folder / f"annex-eval-{uuid.uuid4().hex[:12]}.csv"
+    safe = frame.map(as_text).rename(columns=as_text)
+    safe.to_csv(path, index=False, encoding="utf-8-sig")
     return str(path)
+
+
+def as_text(value: object) -> object:
+    """A string cell that starts like a formula, quoted with a leading apostrophe (OWASP's advice); others as given."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def build_eval_tab(service: Service, bundled: Path) -> None:
@@ -96,7 +133,7 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
                          show_search="search")
     frame = gr.State(None)
 
-    def run(file: str | None, n: float | None, progress=gr.Progress()) -> tuple:
+    def run(file: str | None, n: float | None, request: gr.Request, progress=gr.Progress()) -> tuple:
         path = Path(file) if file else bundled
         try:
             questions, problems = load_questions(path)
@@ -105,7 +142,10 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
         if not questions:
             raise gr.Error(toast("题目文件里没有可用的题：每行一个 JSON 对象，含 doc、question、attachments、"
                                  "answer_contains 和 kind。"))
-        result = evaluate(service, questions, limit=int(n or 0), progress=progress)
+        try:
+            result = evaluate(service, questions, limit=int(n or 0), progress=progress, session=request.session_hash)
+        except AnnexError as exc:  # NothingToSearch: this visitor sees no library with documents
+            raise gr.Error(toast(exc)) from exc
         result.problems = sorted([*problems, *result.problems], key=lambda p: p.line)
         outcomes = outcomes_frame(result.outcomes)
         name = Path(file).name if file else bundled.name

@@ -8,6 +8,7 @@ from typing import Sequence
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import BODY, Document, IngestResult
 from kb.model import is_private
+from kb.ingest.formats import SHOWN, format_of
 from ui.safe import clip, h
 
 STATUS = MappingProxyType({
@@ -16,7 +17,7 @@ STATUS = MappingProxyType({
     "unchanged": ("=", "未变化，跳过", "same"),
     "error": ("✗", "失败", "error"),
 })
-DOCUMENT_COLUMNS = ["文档", "库", "附件", "片段", "悬空引用", "标签", "id"]
+DOCUMENT_COLUMNS = ["文档", "格式", "页数", "库", "附件", "片段", "悬空引用", "标签", "id"]
 TEXT_PREVIEW = 20000  # characters of a document's text shown in its view
 PRIVATE_LIBRARY = "🔒 本会话私有库"  # how the session's own private library is shown
 
@@ -47,7 +48,7 @@ def destination_html(shared_library: str | None, ttl_min: float) -> str:
 def ingest_results_html(results: Sequence[IngestResult]) -> str:
     """One row per uploaded file: status, document, attachments found, dangling references, or the error."""
     if not results:
-        return '<div class="annex-empty">没有可入库的文件（支持 .docx / .md / .txt / .html）。</div>'
+        return f'<div class="annex-empty">没有可入库的文件（支持 {SHOWN}）。</div>'
     rows = []
     for r in results:
         icon, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
@@ -58,8 +59,12 @@ def ingest_results_html(results: Sequence[IngestResult]) -> str:
             labels = "、".join(a.label for a in doc.attachments) or "无附件"
             dangling = "、".join(dict.fromkeys(x.label for x in doc.dangling))
             detail = f"《{h(doc.title)}》 · {len(doc.attachments)} 个附件（{h(clip(labels, 80))}） · {len(doc.chunks)} 个片段"
+            if doc.page_count and r.status != "attached":
+                detail += f" · {doc.page_count} 页"
             if dangling:
                 detail += f' · <span class="kb-dangling">悬空引用：{h(dangling)}</span>'
+            for note in r.notes:
+                detail += f'<div class="kb-dangling">⚠ {h(note)}</div>'
         else:
             detail = ""
         rows.append(f'<tr class="kb-{cls}"><td>{icon} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
@@ -74,7 +79,7 @@ def document_rows(summaries: Sequence[DocumentSummary], attachments: Sequence[At
     for a in attachments:
         labels[a.doc_id].append(a.label)
     return [
-        [s.name, library_label(s.library), f"{s.attachments}：{clip('、'.join(labels[s.id]), 60)}" if s.attachments else "0",
+        [s.name, format_of(s.name), s.page_count or "", library_label(s.library), f"{s.attachments}：{clip('、'.join(labels[s.id]), 60)}" if s.attachments else "0",
          s.chunks, "、".join(s.dangling), "、".join(s.tags), s.id]
         for s in summaries
     ]

@@ -7,16 +7,17 @@ ANNEX_API_TOKEN typed into the token field; a delete needs its confirmation box 
 """
 from __future__ import annotations
 
-import hmac
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import gradio as gr
+import gradio.utils as gradio_utils
 import plotly.graph_objects as go
 
-from kb.errors import ReservedLibrary
-from kb.ingest.parsing import SUPPORTED_EXTENSIONS
+from kb.errors import ReservedLibrary, TooManyTokens
+from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.service import Service
 from kb.session_libraries import check_shared_name, is_private
 from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
@@ -37,16 +38,16 @@ class KnowledgeBase:
         self.sessions = service.sessions
 
     def ingest(self, session: str | None, files: Sequence[str] | None, library: str, tags: str, token: str = "",
-               progress: ProgressFn | None = None) -> str:
+               progress: ProgressFn | None = None, client: str = "") -> str:
         """Ingest uploaded files together (so attachment files meet their parent); HTML of one result per file.
 
         With the token they go into the shared `library`; without it into the session's private library.
         """
         if not files:
-            raise gr.Error(toast("先选择要上传的文件（.docx / .md / .txt / .html，可多选）。"))
+            raise gr.Error(toast(f"先选择要上传的文件（{SHOWN}，可多选）。"))
         shared = bool(_text(token))
         if shared:
-            self.check_token(token)
+            self.check_token(token, client)
             try:
                 library = check_shared_name(_text(library) or self.service.settings.default_library)
             except ReservedLibrary as exc:
@@ -62,17 +63,24 @@ class KnowledgeBase:
                 progress(done / max(1, total), desc=what)
 
         sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
-        results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library, report,
-                                 tag_list)
+        try:
+            results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library,
+                                     report, tag_list)
+        finally:
+            discard_uploads(files)  # the stores hold the text now; Gradio would serve its copy at /gradio_api/file=
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
         return head + ingest_results_html(results)
 
-    def check_token(self, token: str) -> None:
-        """Refuse a shared-library write unless `token` is the server's ANNEX_API_TOKEN."""
+    def check_token(self, token: str, client: str = "") -> None:
+        """Refuse a shared-library write unless `token` is the server's ANNEX_API_TOKEN (`client`: its address)."""
         expected = self.service.settings.api_token
         if not expected:
             raise gr.Error(toast("共享库的写入已关闭：服务器没有设置 ANNEX_API_TOKEN。不填口令，上传的文件进入本会话的私有库。"))
-        if not hmac.compare_digest(_text(token).encode(), expected.encode()):
+        try:
+            right = self.service.tokens.matches(client, _text(token), expected)
+        except TooManyTokens as exc:
+            raise gr.Error(toast(f"口令错误次数太多：请 {exc.retry_after} 秒后再试。")) from exc
+        if not right:
             raise gr.Error(toast("口令不对：共享库只能用服务器的 ANNEX_API_TOKEN 修改。"))
 
     def listing(self, session: str | None) -> tuple[list[list], list[tuple[str, str]]]:
@@ -91,7 +99,7 @@ class KnowledgeBase:
         doc = self.service.stores.graph.load_document(doc_id) if isinstance(doc_id, str) and doc_id else None
         return document_view_html(doc if doc is not None and self.sessions.may_see(session, doc.library) else None)
 
-    def delete(self, session: str | None, doc_id: str | None, confirmed: bool, token: str = "") -> str:
+    def delete(self, session: str | None, doc_id: str | None, confirmed: bool, token: str = "", client: str = "") -> str:
         """Delete a document from both stores once confirmed; shared documents need the token."""
         if not isinstance(doc_id, str) or not doc_id:
             raise gr.Error(toast("没有删除：先在“查看文档”里选择一个文档。"))
@@ -101,8 +109,9 @@ class KnowledgeBase:
         if summary is None or not self.sessions.may_see(session, summary.library):
             raise gr.Error(toast(f"文档 {doc_id} 已不在知识库中。"))
         if not is_private(summary.library):
-            self.check_token(token)
-        if not self.service.stores.ingestor.delete(doc_id):
+            self.check_token(token, client)
+        private = is_private(summary.library)  # its quotes in conversations go with it
+        if not (self.sessions.delete(doc_id) if private else self.service.stores.ingestor.delete(doc_id)):
             raise gr.Error(toast(f"文档 {doc_id} 已不在知识库中。"))
         return f"已删除《{summary.title}》及其附件、片段和向量。"
 
@@ -148,8 +157,8 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     ttl = service.settings.session_library_ttl_min
     with gr.Row(equal_height=False):
         with gr.Column(scale=4):
-            gr.Markdown("### 上传文档\n`.docx` / `.md` / `.txt` / `.html`，可一次多选。附件单独成文件时命名为"
-                        "`附件3-名称.md` 或 `<文档名>-附件3-名称.docx`，与主文档一起上传。\n\n"
+            gr.Markdown(f"### 上传文档\n{SHOWN}，可一次多选（PDF 扫描页需 OCR 扩展）。附件单独成文件时命名为"
+                        "`附件3-名称.md` 或 `<文档名>-附件3-名称.xlsx`，与主文档一起上传。\n\n"
                         f"不填口令：文件进入**本会话的私有库**，只有这个页面能看到、检索和删除，{lifetime(ttl)}。"
                         "填入口令（ANNEX_API_TOKEN）：写入下面的共享库。")
             files = gr.File(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
@@ -190,10 +199,10 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
         return *refresh(request), draw(query, library, limit, request)
 
     def run_ingest(files, library, tags, token, request: gr.Request, progress=gr.Progress()):
-        return kb.ingest(request.session_hash, files, library, tags, token, progress)
+        return kb.ingest(request.session_hash, files, library, tags, token, progress, _client(request))
 
     def run_delete(doc_id, confirmed, token, request: gr.Request):
-        done = kb.delete(request.session_hash, doc_id, confirmed, token)
+        done = kb.delete(request.session_hash, doc_id, confirmed, token, _client(request))
         return done, gr.update(value=None), kb.view(None, None), False
 
     def show(doc_id, request: gr.Request):
@@ -201,8 +210,9 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
 
     picture_inputs = [query, lib_filter, limit]
     listing_outputs = [table, selected, lib_filter]
-    ingested = (upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private")
-                .success(refresh, None, listing_outputs, api_visibility="private")
+    sent = upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private")
+    sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
+    ingested = (sent.success(refresh, None, listing_outputs, api_visibility="private")
                 .then(draw, picture_inputs, picture, api_visibility="private"))
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],
                             api_visibility="private")
@@ -214,9 +224,26 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     return KnowledgeTab([ingested, deleted], kb, (refresh_all, picture_inputs, [*listing_outputs, picture]))
 
 
+def discard_uploads(files: Sequence[str]) -> None:
+    """Remove Gradio's temporary copies of uploaded files (and their folders, once empty), only inside its cache."""
+    cache = Path(gradio_utils.get_upload_folder()).resolve()
+    for name in files:
+        path = Path(name).resolve()
+        if cache not in path.parents:
+            continue
+        path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # the folder still holds another upload
+            path.parent.rmdir()
+
+
 def _filter_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
     """The graph filter's choices: all, then each library by its shown name."""
     return [(ALL_LIBRARIES, ALL_LIBRARIES), *library_choices(libraries)]
+
+
+def _client(request: gr.Request) -> str:
+    """The caller's address as the server sees it: whom wrong tokens are counted against."""
+    return request.client.host if request.client else ""
 
 
 def _text(value: object) -> str:

@@ -1,0 +1,354 @@
+"""How a reader tells a follow-up from a new question, and reads a follow-up as the question it continues.
+
+`西岭街道呢？` after `东岭街道有几艘冲锋舟？` asks `西岭街道有几艘冲锋舟？` (ellipsis: a phrase and 呢); `它的负责人是谁？` after
+`东岭中学体育馆可以安置多少人？` asks for the hall's (anaphora: 它/该/这些/上述 before any subject of its own);
+`存放在哪里？` names nothing and continues the last question (no subject). A question that names its own subject is read
+alone, whatever was asked before: an earlier topic must not drown a new one. The words are jieba's, with their
+parts of speech; a word of a document's title names that document (东岭 of 东岭街道防汛应急预案).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Collection, Sequence
+
+from jieba import posseg
+
+from kb.answer.question import ATTRIBUTES
+from kb.search.tokens import STOPWORDS
+from kb.text import fold_case
+
+ELLIPSIS, ANAPHORA, NO_SUBJECT = "ellipsis", "anaphora", "no_subject"
+HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语"}  # named in the turn's thinking
+# What a question asks with: a phrase that holds one is a question of its own, not an elided one.
+QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
+# `那西岭街道呢？` `还有救生衣呢？`: the connective before an elided phrase, and the phrase.
+_ELIDED = re.compile(r"^(?:那么|那|还有|另外|而|至于|如果是|要是|换成)?(?P<what>.*?)的?呢$")
+MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
+_END = re.compile(r"[\s？?。.!！…]+$")
+# A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
+DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
+NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
+# Words that frame what is asked rather than name it (存放地点在哪里): no subject of their own.
+FRAME_NOUNS = frozenset("时候 时间 地点 地方 位置 方位 方式 方法 办法 要求 情形 问题 答案 东西 人员 单位 部门".split())
+# Parts of speech of a subject's words; jieba tags some nouns as idioms (冲锋舟 i, 呼吸器 l) and suffixes k (正压式).
+_RUN_FLAGS = ("n", "vn", "i", "l", "j", "eng", "b", "s", "k")
+_WORD_CHAR = re.compile(r"\w")
+_LINKS = frozenset("的 之 和 与 及 及其 或 、".split())  # inside one noun phrase: 铅及其化合物的废弃物, 金刚石和石墨
+_COORDINATORS = frozenset("和 与 及 或 、 以及".split())
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A question as the conversation reads it: alone, or as the earlier question it continues."""
+
+    question: str  # as the user wrote it
+    standalone: str  # what it asks, on its own: the follow-up resolved, or the question itself
+    continues: str = ""  # the earlier question it continues; "" for a new question
+    how: str = ""  # ELLIPSIS, ANAPHORA or NO_SUBJECT
+
+    @property
+    def follows(self) -> bool:
+        return bool(self.continues)
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str
+    flag: str
+    start: int
+    end: int
+
+
+def read_question(question: str, earlier: Sequence[str], titles: Collection[str]) -> Reading:
+    """The question read after the earlier questions of its conversation (oldest first, each as it stood alone).
+
+    `titles` are the knowledge base's document names (title, and cover lines such as the issuer): a word of one
+    names a document.
+    """
+    if not earlier or not earlier[-1].strip():
+        return Reading(question, question)
+    before = earlier[-1]
+    naming = _Titles(tuple(titles))
+    text = _END.sub("", question.strip())
+    elided = _ELIDED.match(text)
+    if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
+        return Reading(question, _substitute(elided.group("what").strip(), before, naming), before, ELLIPSIS)
+    words = _words(question)
+    own = [w for w in words if _is_subject(w)]
+    refer = next((i for i, w in enumerate(words) if _refers(w)), None)
+    if refer is not None and not any(w.start < words[refer].start for w in own):
+        return Reading(question, _resolve_reference(question, words, refer, before, naming), before, ANAPHORA)
+    if not own:
+        subject = _asked_about(before, naming)
+        if subject:
+            return Reading(question, subject + question.strip(), before, NO_SUBJECT)
+    return Reading(question, question)
+
+
+class _Titles:
+    """Which words are words of a document title, and which of them name a document (not a word every title has)."""
+
+    def __init__(self, titles: tuple[str, ...]) -> None:
+        self.titles = [fold_case(t) for t in titles if t]
+        self.most = max(1, len(self.titles) // 2)
+
+    def holds(self, word: str) -> bool:
+        return len(word) > 1 and any(fold_case(word) in t for t in self.titles)
+
+    def names(self, word: str) -> bool:
+        return len(word) > 1 and 0 < sum(fold_case(word) in t for t in self.titles) <= self.most
+
+
+def _substitute(what: str, before: str, naming: _Titles) -> str:
+    """The earlier question asked again of `what`. A document's name in it takes the place of the earlier one
+    (西岭街道 for 东岭街道); the rest takes the place of the phrase it parallels (第三类 for 第二类, 黄色预警 for 蓝色预警:
+    the same head word), else of the thing the earlier question asked about (救生衣 for 冲锋舟)."""
+    if not what:
+        return before  # 还有呢？: the same question again
+    mine = [w for w in _words(what) if _WORD_CHAR.search(w.text)]
+    words = _words(before)
+    lead = 0  # 西岭街道 of 西岭街道的救生衣: the document it names, then the thing
+    while lead < len(mine) and naming.holds(mine[lead].text):
+        lead += 1
+    named = what[: mine[lead - 1].end] if lead and any(naming.names(w.text) for w in mine[:lead]) else ""
+    thing = what[len(named):].lstrip("的之") if named else what
+    rest = [w for w in _words(thing) if _WORD_CHAR.search(w.text)]
+    edits: list[tuple[tuple[int, int], str]] = []
+    if thing:
+        span = _parallel(rest, words, naming) or _last_thing(words, naming)
+        if span is None:
+            return what + before
+        edits.append((span, thing))
+    if named and named not in before:
+        span = _title_span(words, naming)
+        if span is None:
+            return what + before
+        edits.append((span, named))
+    for span, text in sorted(edits, reverse=True):  # right to left, so the earlier offsets still hold
+        before = _replace(before, span, text)
+    return before
+
+
+def _parallel(mine: list[_Word], words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
+    """Where the earlier question holds a phrase of the same head as `mine`: a word that `mine` ends with
+    (人民法院 of 最高人民法院), as many words ending in the same word (蓝色预警 for 黄色预警; with the modifier before 的
+    when `mine` has one: 1000元以下的部分 for 1000001元以上的部分), else a phrase up to the same last character
+    (现场处置组 of 现场处置组组长 for 警戒疏散组, however jieba cut it)."""
+    if not mine:
+        return None
+    head = mine[-1].text
+    whole = "".join(w.text for w in mine)
+    for w in reversed(words if len(mine) == 1 else []):  # one word holding an earlier one: a narrower name
+        if len(w.text) > 1 and w.text != whole and whole.endswith(w.text) and _is_content(w):
+            return w.start, w.end
+    for phrase in reversed(_phrases(words, naming)):
+        for j in range(len(phrase) - 1, -1, -1):
+            if phrase[j].text == head:
+                if any(w.text == "的" for w in mine):
+                    return _modified(words, phrase[j]), phrase[j].end
+                return phrase[max(0, j - len(mine) + 1)].start, phrase[j].end
+    for phrase in _phrases(words, naming):
+        first = phrase[0].start
+        for w in phrase:
+            at = w.text.find(head[-1])
+            if at >= 0 and w.start + at + 1 - first > 1:
+                return first, w.start + at + 1
+    return None
+
+
+def _modified(words: list[_Word], head: _Word) -> int:
+    """Where the modifier of `head` before its 的 begins (1000元以下的部分: at 1000), back to a verb, preposition,
+    punctuation or question word."""
+    i = next(k for k, w in enumerate(words) if w.start == head.start)
+    if i < 2 or words[i - 1].text != "的":
+        return head.start
+    k = i - 2
+    while k > 0 and _WORD_CHAR.search(words[k - 1].text) and words[k - 1].flag[0] not in "pvcr" \
+            and not QUESTION_WORD.search(words[k - 1].text):
+        k -= 1
+    return words[k].start
+
+
+def _last_thing(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
+    """What the earlier question asked about: its last phrase that owns something (事故池 of 事故池的有效容积: what
+    follows 的 is the attribute asked for), else its last phrase; with the phrases coordinated with it (金刚石和石墨)."""
+    phrases = _phrases(words, naming)
+    follows = {w.start: w.text for w in words}
+    owners = [p for p in phrases if follows.get(p[-1].end) == "的"]
+    last = (owners or phrases or [None])[-1]
+    if last is None:
+        return None
+    start = last[0].start
+    for p in reversed(phrases):  # A和B: the coordinated phrases before it, joined by 和/与/及/、
+        if p[-1].end < start and follows.get(p[-1].end) in _COORDINATORS \
+                and p[-1].end + len(follows[p[-1].end]) == start:
+            start = p[0].start
+    return start, last[-1].end
+
+
+def _phrases(words: list[_Word], naming: _Titles) -> list[list[_Word]]:
+    """The noun phrases of a question: runs of words between its function words (的, 有, 是, a question word, a
+    number), from the first to the last word that can be a subject, without the document name they begin with
+    (磁压式堵漏器, 消防控制室 of 青禾县人民医院消防控制室; not 24小时, a measure)."""
+    out: list[list[_Word]] = []
+    run: list[_Word] = []
+    for i, w in enumerate(words + [_Word("", "x", -1, -1)]):
+        if w.text and not _is_function(w, words[i - 1] if i else None):
+            run.append(w)
+            continue
+        counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \
+            and not QUESTION_WORD.search(words[i - len(run) - 1].text) and not words[i - len(run) - 1].text.startswith("第")
+        lead = 0
+        while lead < len(run) and naming.holds(run[lead].text):
+            lead += 1
+        named = [k for k in range(lead) if naming.names(run[k].text)]
+        run = run[named[-1] + 1:] if named else run
+        # a word before a suffix is a modifier (正压|式 of 正压式空气呼吸器, however jieba tagged 正压)
+        subjects = [k for k, x in enumerate(run)
+                    if _is_subject(x) or (x.flag == "k" and k) or (k + 1 < len(run) and run[k + 1].flag == "k")]
+        if subjects and not counted:
+            out.append(run[subjects[0] : subjects[-1] + 1])
+        run = []
+    return out
+
+
+def _is_function(w: _Word, before: _Word | None) -> bool:
+    """A word that ends a noun phrase: punctuation, a particle or preposition, a question word, a number, a pronoun;
+    a lone character right after a question word is what is counted (多少人)."""
+    if not _WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS:
+        return True
+    if w.flag[0] in "pcuyedro" or (w.flag == "m" and not w.text.startswith("第")):
+        return True
+    return len(w.text) == 1 and before is not None and bool(QUESTION_WORD.search(before.text))
+
+
+def _title_span(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
+    """The first run of title words that names a document (东岭街道 in 东岭街道有几艘冲锋舟？)."""
+    i = 0
+    while i < len(words):
+        if naming.holds(words[i].text):
+            j = i
+            while j + 1 < len(words) and words[j + 1].start == words[j].end and naming.holds(words[j + 1].text):
+                j += 1
+            if any(naming.names(w.text) for w in words[i : j + 1]):
+                return words[i].start, words[j].end
+            i = j
+        i += 1
+    return None
+
+
+def _resolve_reference(question: str, words: list[_Word], at: int, before: str, naming: _Titles) -> str:
+    """The question with its referring word replaced by what it refers to in the earlier question: 该村 → the village
+    named there (the same head), 该预案 → the document named there, 这个仓库 → that document's 仓库, 它 → the earlier
+    question's subject (its first noun phrase, 的 and all)."""
+    word = words[at]
+    prefix = next(d for d in DEMONSTRATIVES if word.text.startswith(d))
+    rest = word.text[len(prefix):].lstrip("个些种类项位")  # 该村 → 村; 这些 → ""; 此类 → ""
+    end = word.end
+    noun = rest
+    if not noun and at + 1 < len(words) and not _is_function(words[at + 1], word):
+        noun, end = words[at + 1].text, words[at + 1].end  # jieba tags some nouns otherwise (清单 a)
+    earlier = _words(before)
+    runs = _runs(before, naming)
+    title = _title_span(earlier, naming)
+    title_text = before[title[0]:title[1]] if title else ""
+    if noun and naming.holds(noun):  # 该预案: the document the earlier question named
+        what, end = title_text or _topic(before, earlier), word.end
+    elif noun and (same := [r for r, _ in runs if r[-1] == noun[-1]]):  # 该村: the village named there
+        what = same[-1] if not title_text or title_text in same[-1] else title_text + same[-1]
+    elif noun:
+        what, end = title_text, word.end  # 这个仓库: the earlier question's document's 仓库
+    else:
+        what = _topic(before, earlier)
+    return question[: word.start] + what + question[end:]
+
+
+def _asked_about(before: str, naming: _Titles) -> str:
+    """The document and the thing the earlier question asked about (西岭街道 … 冲锋舟 of 西岭街道有几艘冲锋舟？): what
+    a question with no subject of its own continues."""
+    words = _words(before)
+    title, thing = _title_span(words, naming), _last_thing(words, naming)
+    if title and thing and title[1] == thing[0]:
+        return before[title[0]:thing[1]]
+    return "".join(before[span[0]:span[1]] for span in (title, thing) if span)
+
+
+def _topic(text: str, words: list[_Word]) -> str:
+    """The earlier question's subject: its first noun phrase with what modifies it (铅及其化合物的废弃物 of
+    铅及其化合物的废弃物属于…哪个附件？), up to its predicate."""
+    start = next((i for i, w in enumerate(words) if _is_content(w)), None)
+    if start is None:
+        return ""
+    end = start
+    for i in range(start, len(words)):
+        w = words[i]
+        if _is_content(w) or w.flag == "k":
+            end = i
+        elif w.text not in _LINKS:
+            break
+    return text[words[start].start:words[end].end]
+
+
+def _runs(text: str, naming: _Titles) -> list[tuple[str, bool]]:
+    """The subject phrases of a question — runs of subject words — and whether each names a document."""
+    words = _words(text)
+    out = []
+    for a, b in _run_spans(words):
+        out.append((text[a:b], any(naming.names(w.text) for w in words if a <= w.start < b)))
+    return out
+
+
+def _run_spans(words: list[_Word]) -> list[tuple[int, int]]:
+    """Runs of adjacent content words; none right after a number or a question word is a phrase: that is what is
+    counted or measured (24小时, 多少人)."""
+    spans: list[tuple[int, int]] = []
+    for w in words:
+        if not _is_content(w):
+            continue
+        if spans and spans[-1][1] == w.start:
+            spans[-1] = (spans[-1][0], w.end)
+        else:
+            spans.append((w.start, w.end))
+    counted = {w.start for prev, w in zip(words, words[1:])
+               if (prev.flag == "m" and not prev.text.startswith("第") and not QUESTION_WORD.search(prev.text))
+               or (len(w.text) == 1 and QUESTION_WORD.search(prev.text))}
+    return [(a, b) for a, b in spans if a not in counted]
+
+
+def _replace(text: str, span: tuple[int, int], what: str) -> str:
+    return text[: span[0]] + what + text[span[1]:]
+
+
+def _refers(w: _Word) -> bool:
+    """A referring word: a pronoun or determiner that points back (它, 其, 该村, 这些, 上述)."""
+    return (w.flag.startswith("r") or w.flag == "b") and w.text.startswith(DEMONSTRATIVES) and w.text not in NOT_REFERRING
+
+
+def _is_content(w: _Word) -> bool:
+    """A word that can belong to a subject phrase: a noun-like word that asks nothing (第二类 counts, 几类 does not)."""
+    if not _WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS or _refers(w):
+        return False
+    return w.flag.startswith(_RUN_FLAGS) or (w.flag == "m" and w.text.startswith("第"))
+
+
+def _is_subject(w: _Word) -> bool:
+    """A word that gives the question a subject of its own (冲锋舟, 氨), not one that frames what is asked (电话, 地点)."""
+    if not _is_content(w) or w.text in ATTRIBUTES or w.text in FRAME_NOUNS or w.flag == "b":
+        return False
+    return len(w.text) > 1 or w.flag.startswith("n")
+
+
+@lru_cache(maxsize=4096)
+def _cut(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    out, at = [], 0
+    for pair in posseg.cut(text):
+        out.append((pair.word, pair.flag, at, at + len(pair.word)))
+        at += len(pair.word)
+    return tuple(out)
+
+
+def _words(text: str) -> list[_Word]:
+    """The words of a text with their parts of speech and where they stand."""
+    return [_Word(*w) for w in _cut(text)]

@@ -1,0 +1,166 @@
+"""The shape of an answer, as a careful reader gives it: a list's items under their lead-in, a heading with the
+entries it owns, the attachment a question names by its title, the rows an attachment pointer leads to.
+
+kb/answer/offline.py scores every unit against the question; this module takes the best ones and says what, read
+around them, answers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+from kb.answer.gaps import shared_run
+from kb.answer.units import folded, is_heading, read_units, words
+from kb.labels import LABEL, make_label
+from kb.text import ENUMERATED
+from kb.turn import Source
+
+MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
+LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach this share of the best coverage
+# A 哪些 question whose words hold this share of an attachment's title (of at least MIN_TITLE_WORDS words) names
+# that attachment's list: 2 of 3 (禁止倾倒的物质 in 禁止倾倒的废弃物有哪些) is the least on the dev set's 3 such questions
+# that otherwise quoted a body sentence or declined.
+TITLE_MATCH = 2 / 3
+MIN_TITLE_WORDS = 2
+# A heading whose name the question writes out in a run of this many characters (应急状态启动令, 7) names it: its
+# entries answer though they never use the question's own word for them (哪些栏目). gaps.py's MIN_NAME_CHARS (4)
+# also matched 应急状态 of the 解除令 beside it.
+NAMED_RUN = 6
+
+
+@dataclass(frozen=True)
+class Candidate:
+    source: Source
+    text: str
+    coverage: float
+    position: int = 0  # order of the unit within its source
+    item: bool = False  # a list line or a table row rather than a sentence
+    focused: bool = False  # holds in its own words what the question asks for (哪些 *电话*)
+    lead: str = ""  # the sentence that introduced its list (如下五种：), quoted before it
+    heading: str = ""  # the heading that owns it (预案衔接), quoted before it when it has no lead
+
+
+def titled(weights: Mapping[str, float], sources: Sequence[Source], excluded: set[str]) -> Source | None:
+    """The attachment the question names by its title's words (需要获得特别许可证才能倾倒的…哪些重金属 names 附件2
+    需要获得特别许可证才能倾倒的物质): most of its title's words are the question's; the best-matching one."""
+    best, share = None, TITLE_MATCH
+    for s in sources:
+        title = [t for t in words(s.title) if len(t) > 1] if s.label and s.doc_id not in excluded else []
+        if len(title) >= MIN_TITLE_WORDS:
+            held = sum(1 for t in title if t in weights) / len(title)
+            if held >= share and (best is None or held > share):
+                best, share = s, held
+    return best
+
+
+def items_of(source: Source) -> list[Candidate]:
+    """An attachment's list: its enumerated lines, list lines and table rows in order (每一项), at most
+    MAX_LIST_ITEMS; its sentences when it has no list."""
+    units = [(i, u) for i, u in enumerate(read_units(source.text, source.preamble))
+             if u.text.strip() != source.title and not u.text.lstrip().startswith("#")]
+    listed = [(i, u) for i, u in units if u.header is not None or ENUMERATED.match(u.text)] or units
+    return [Candidate(source, u.text, 1.0, i, True, False) for i, u in listed[:MAX_LIST_ITEMS]]
+
+
+def introduced(intro: Candidate) -> list[Candidate]:
+    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
+    out = [intro]
+    for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
+        if unit.header is None or len(out) > MAX_LIST_ITEMS:
+            break
+        out.append(Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
+    return out
+
+
+def with_leads(chosen: Sequence[Candidate]) -> list[Candidate]:
+    """The chosen units, each enumerated line after its list's lead-in and each entry after its heading (once):
+    甲、长288公分 means nothing alone."""
+    quoted = {c.text.strip() for c in chosen}
+    out: list[Candidate] = []
+    for c in chosen:
+        above = c.lead or c.heading
+        if above and above not in quoted:
+            quoted.add(above)
+            out.append(replace(c, text=above, item=False, lead="", heading=""))
+        out.append(c)
+    return out
+
+
+def followed(candidates: Sequence[Candidate], sources: Sequence[Source]) -> list[Candidate]:
+    """The best sentence points to an attachment the sources hold (按附件9所列电话联系, 名单见附件1): the answer is that
+    attachment's rows that answer best — all of its list when none stands out — with the pointer as their lead-in."""
+    best = candidates[0]
+    if best.source.label:
+        return []
+    labels = {make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(best.text)}
+    target = next((s for s in sources if s.doc_id == best.source.doc_id and s.label in labels and s.text.strip()), None)
+    if target is None:
+        return []
+    rows = [c for c in candidates if c.source.n == target.n and c.item]
+    if rows:
+        floor = rows[0].coverage * LIST_FLOOR
+        rows = sorted([c for c in rows if c.coverage >= floor][:MAX_LIST_ITEMS], key=lambda c: c.position)
+    else:
+        rows = items_of(target)
+    if not rows:
+        return []
+    return [replace(best, item=False, lead="", heading=""), *(replace(c, lead="", heading="") for c in rows)]
+
+
+def named_heading(question: str, units: Sequence[Candidate]) -> Candidate | None:
+    """The heading the question writes out (应急状态启动令 of 表2 …应急状态启动令): the one sharing the longest run of
+    characters with it, at least NAMED_RUN."""
+    best, run = None, NAMED_RUN - 1
+    for c in units:
+        shared = len(shared_run(folded(question), folded(c.text)))
+        if shared > run and is_heading(c.text.strip()):
+            best, run = c, shared
+    return best
+
+
+def owned(best: Candidate, weights: Mapping[str, float], itself: bool = False) -> list[Candidate]:
+    """A heading and the entries it owns, when the best unit is that heading ((一)能源矿产 … 包括哪些) or an entry that
+    answers by its heading's words (预案衔接 for 与哪个上级政府预案相衔接): what the heading heads is the answer.
+    `itself`: only the heading itself counts."""
+    units = read_units(best.source.text, best.source.preamble)
+    if any(u.heading == best.text for u in units[best.position + 1:]):
+        heading = best.text
+    elif best.heading and not itself and (words(best.heading) & weights.keys()) - words(best.text):
+        heading = best.heading
+    else:
+        return []
+    at = next((i for i, u in enumerate(units) if u.text == heading and not u.heading), None)
+    entries = [Candidate(best.source, u.text, best.coverage, i, True, best.focused)
+               for i, u in enumerate(units) if u.heading == heading][:MAX_LIST_ITEMS]
+    head = [Candidate(best.source, heading, best.coverage, at if at is not None else best.position)]
+    return head + entries if entries else []
+
+
+def _led(best: Candidate) -> list[Candidate]:
+    """Every item under the best item's lead-in, in order: the lead-in answers, so all its items do, those that hold
+    no word of the question too (4）尾矿库 under 本指南不适用于下列情况的…：)."""
+    units = read_units(best.source.text, best.source.preamble)
+    return [Candidate(best.source, u.text, best.coverage, i, True, best.focused, u.lead)
+            for i, u in enumerate(units) if u.lead == best.lead and u.header is not None][:MAX_LIST_ITEMS]
+
+
+def list_items(candidates: Sequence[Candidate], quoted: Sequence[str] = ()) -> list[Candidate]:
+    """The items of the best candidate's list: every item under its lead-in, else its source's list lines and rows
+    that name what the question asks for, or, when the question names nothing, that match it nearly as well; of
+    those, the ones that hold a value the question quotes."""
+    best = candidates[0]
+    if best.lead:
+        return _led(best)
+    floor = best.coverage * LIST_FLOOR
+    items = [c for c in candidates if c.source.n == best.source.n and c.item
+             and (c.focused if best.focused else c.coverage >= floor)]
+    # a value the question quotes (被评为“较大风险”的…有哪些) picks the rows that hold it
+    holding = [c for c in items if any(term in c.text for term in quoted)]
+    items = holding or items
+    seen: set[str] = set()
+    out = []
+    for c in items:  # best first; a list longer than MAX_LIST_ITEMS keeps its best items, in their order
+        if c.text.strip() not in seen and len(out) < MAX_LIST_ITEMS:
+            seen.add(c.text.strip())
+            out.append(c)
+    return sorted(out, key=lambda c: c.position)

@@ -1,0 +1,281 @@
+"""A PDF's positioned text as a reader sees it: lines and table rows in reading order, running headers, footers and
+page numbers gone, a sentence wrapped across lines or pages joined again.
+
+Works on boxes (a text layer's rectangles, or OCR's), so text pages and scanned pages read alike."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from kb.model import CELL_SEPARATOR
+
+
+@dataclass(frozen=True)
+class Box:
+    """A run of text on a page, PDF coordinates (y grows upwards)."""
+
+    text: str
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A vertical table rule: its x and the heights it spans."""
+
+    x: float
+    bottom: float
+    top: float
+
+
+@dataclass(frozen=True)
+class Line:
+    """One visual line: its cells (one unless it is a table row), position and text height."""
+
+    cells: tuple[str, ...]
+    left: float
+    right: float
+    top: float
+    bottom: float
+    lefts: tuple[float, ...] = ()  # where each cell starts
+
+    @property
+    def height(self) -> float:
+        return max(1.0, self.top - self.bottom)
+
+    @property
+    def text(self) -> str:
+        return CELL_SEPARATOR.join(self.cells)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page's lines (top to bottom), its width and the heights of its horizontal rules (table borders)."""
+
+    lines: tuple[Line, ...]
+    width: float
+    rules: tuple[float, ...] = ()
+
+
+CELL_GAP = 1.5  # a gap wider than this many text heights between two runs of one line separates table cells
+RUNNING_SHARE = 0.5  # a top or bottom line repeated on at least this share of the pages is a running header/footer
+RUNNING_MIN_PAGES = 3
+EDGE_LINES = 2  # a running header or footer is among the first or last lines of a page
+_PAGE_NUMBER = re.compile(
+    r"^(?:[-—–－~\s]*[0-9]+[-—–－~\s]*|第\s*[0-9一二三四五六七八九十百]+\s*页(?:\s*[,，/]?\s*共\s*[0-9]+\s*页)?"
+    r"|共\s*[0-9]+\s*页\s*第\s*[0-9]+\s*页|[0-9]+\s*/\s*[0-9]+|page\s*[0-9]+(?:\s*of\s*[0-9]+)?)$",
+    re.I,
+)
+# A browser's printed header and footer: the date and time, the page's title, its address and n/N.
+_BROWSER_LINE = re.compile(r"^(?:[0-9]{1,4}[/-][0-9]{1,2}[/-][0-9]{1,4}[, ]+[0-9]{1,2}:[0-9]{2}(?:\s*[AP]M)?|"
+                           r"(?:file|https?)://\S*)", re.I)
+_SENTENCE_END = "。！？；：!?;:."
+_ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
+_LEADING_WORD = re.compile(r"[A-Za-z0-9\-.,/:%@_()（）]+")  # a run a browser does not break inside
+
+
+def page_lines(boxes: Sequence[Box], rules: Sequence[Rule] = ()) -> list[Line]:
+    """Boxes grouped into visual lines (vertical overlap), top to bottom; a table's vertical rules, or else wide
+    gaps, split a line into cells."""
+    rows: list[list[Box]] = []
+    for box in sorted(boxes, key=lambda b: (-b.top, b.left)):
+        if not box.text.strip():
+            continue
+        for row in rows:
+            top, bottom = max(b.top for b in row), min(b.bottom for b in row)
+            overlap = min(top, box.top) - max(bottom, box.bottom)
+            if overlap > 0.5 * min(top - bottom, box.top - box.bottom):
+                row.append(box)
+                break
+        else:
+            rows.append([box])
+    lines = [_line(sorted(row, key=lambda b: b.left), rules) for row in rows]
+    return sorted(lines, key=lambda line: -line.top)
+
+
+def _line(boxes: list[Box], rules: Sequence[Rule] = ()) -> Line:
+    height = max(1.0, max(b.top - b.bottom for b in boxes))
+    middle = (max(b.top for b in boxes) + min(b.bottom for b in boxes)) / 2
+    xs = sorted({round(r.x) for r in rules if r.bottom <= middle <= r.top})
+    if len(xs) >= 2:
+        return _ruled_line(boxes, xs)
+    cells = [boxes[0].text.strip()]
+    lefts = [boxes[0].left]
+    for previous, box in zip(boxes, boxes[1:]):
+        gap = box.left - previous.right
+        text = box.text.strip()
+        if gap > CELL_GAP * height:
+            cells.append(text)
+            lefts.append(box.left)
+        elif gap > 0.25 * height and _ASCII_WORD.search(cells[-1]) and text[:1].isascii():
+            cells[-1] += " " + text
+        else:
+            cells[-1] += text
+    kept = [(c, x) for c, x in zip(cells, lefts) if c]
+    return Line(tuple(c for c, _ in kept), boxes[0].left, max(b.right for b in boxes),
+                max(b.top for b in boxes), min(b.bottom for b in boxes), tuple(x for _, x in kept))
+
+
+def _ruled_line(boxes: list[Box], xs: list[int]) -> Line:
+    """A table row between vertical rules: one cell per column, empty ones kept, text outside the rules apart."""
+    edges = [x for i, x in enumerate(xs) if i == 0 or x - xs[i - 1] > 2]
+    cells: dict[int, list[str]] = {}
+    for box in boxes:
+        centre = (box.left + box.right) / 2
+        column = sum(1 for x in edges if x <= centre)  # 0: left of the table, len(edges): right of it
+        cells.setdefault(column, []).append(box.text.strip())
+    inside = ["".join(cells.get(i, [])) for i in range(1, len(edges))]
+    before = ["".join(cells[0])] if 0 in cells else []
+    after = ["".join(cells[len(edges)])] if len(edges) in cells else []
+    texts = before + inside + after
+    lefts = [boxes[0].left] * len(before) + [float(x) for x in edges[:-1]] + [float(edges[-1])] * len(after)
+    if not any(inside):
+        texts, lefts = [t for t in texts if t], [x for t, x in zip(texts, lefts) if t]
+    return Line(tuple(texts), boxes[0].left, max(b.right for b in boxes), max(b.top for b in boxes),
+                min(b.bottom for b in boxes), tuple(lefts))
+
+
+def is_page_number(text: str) -> bool:
+    """`3`, `- 3 -`, `第 3 页 共 9 页`, `3/9`, `Page 3 of 9`."""
+    return bool(_PAGE_NUMBER.match(text.strip()))
+
+
+def running_lines(pages: Sequence[Page]) -> set[str]:
+    """Normalized texts of lines that repeat at the top or bottom of most pages (digits as #: page numbers vary)."""
+    if len(pages) < RUNNING_MIN_PAGES:
+        return set()
+    counts: Counter[str] = Counter()
+    for page in pages:
+        edge = {_normalized(line.text) for line in (*page.lines[:EDGE_LINES], *page.lines[-EDGE_LINES:])}
+        counts.update(edge)
+    need = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(pages))
+    return {text for text, n in counts.items() if n >= need}
+
+
+def _normalized(text: str) -> str:
+    return re.sub(r"[0-9０-９]+", "#", re.sub(r"\s+", "", text))
+
+
+def body_lines(page: Page, running: set[str]) -> list[Line]:
+    """A page's lines without its running header/footer, page number or browser header/footer lines."""
+    lines = list(page.lines)
+    keep = []
+    for i, line in enumerate(lines):
+        edge = i < EDGE_LINES or i >= len(lines) - EDGE_LINES
+        text = line.text
+        if edge and (_normalized(text) in running or is_page_number(text)
+                     or any(_BROWSER_LINE.match(c) for c in line.cells)):
+            continue
+        keep.append(line)
+    return keep
+
+
+def page_texts(pages: Sequence[Page]) -> list[str]:
+    """Each page's text; a line that ends a page mid-sentence continues on the next page (its text starts there
+    joined to the previous page's last line, so each page's text starts where its own words begin)."""
+    running = running_lines(pages)
+    texts: list[list[str]] = []
+    last: Line | None = None  # the previous page's last line, when it may go on here
+    right_edge = _right_margin(pages)
+    for page in pages:
+        lines = body_lines(page, running)
+        out = _join_wrapped(lines, page.rules, right_edge)
+        if last is not None and out and texts and texts[-1] and _wraps(last, right_edge, out[0][0]):
+            first = out[0][1]
+            if not first.startswith(_HEADER_STARTS):
+                texts[-1][-1] = _joined(texts[-1][-1], first)
+                out = out[1:]
+        texts.append([text for _, text in out])
+        last = lines[-1] if lines and (out or texts[-1]) else None
+    return ["\n".join(t) for t in texts]
+
+
+_HEADER_STARTS = ("附件", "附表", "附录", "第")
+MARGIN_LINES = 3  # lines that must reach the right margin before a line there is taken to wrap
+
+
+def _right_margin(pages: Sequence[Page]) -> float:
+    """Where the text's lines end when they wrap; infinity when too few lines reach one place to tell."""
+    lines = [line for page in pages for line in page.lines if len(line.cells) == 1]
+    edge = max((line.right for line in lines), default=0.0)
+    reaching = sum(1 for line in lines if line.right >= edge - 1.6 * line.height)
+    return edge if reaching >= MARGIN_LINES else float("inf")
+
+
+def _wraps(line: Line, right_edge: float, following: Line | None = None) -> bool:
+    """The line runs to the right margin without ending its sentence, or stops short of it only because the next
+    line's first word (a phone number, 0571-86301120) would not fit: the text goes on in the next line."""
+    if len(line.cells) != 1 or line.text.endswith(tuple(_SENTENCE_END)):
+        return False
+    room = right_edge - line.right
+    if room <= 1.6 * line.height:
+        return True
+    if following is None or len(following.cells) != 1 or abs(following.left - line.left) > line.height:
+        return False
+    word = _LEADING_WORD.match(following.text)
+    if not word:
+        return False
+    width = (following.right - following.left) / max(1, len(following.text)) * len(word.group())
+    return width > room - 0.5 * line.height
+
+
+def _joined(first: str, second: str) -> str:
+    if _ASCII_WORD.search(first) and second[:1].isascii() and second[:1].isalnum():
+        return first + " " + second
+    return first + second
+
+
+def _join_wrapped(lines: list[Line], rules: Sequence[float], right_edge: float) -> list[tuple[Line, str]]:
+    """Lines with each wrapped sentence joined, and each table row with its cells' wrapped lines joined."""
+    out: list[tuple[Line, str]] = []
+    cells: list[str] | None = None  # the open table row
+    columns: list[float] = []
+    band: tuple[float, float] | None = None
+    for line in lines:
+        if len(line.cells) > 1 or (cells is not None and _inside(line, band)):
+            if cells is not None and _inside(line, band) and len(line.cells) <= len(columns):
+                cells = _continue_row(cells, columns, line)
+                out[-1] = (out[-1][0], CELL_SEPARATOR.join(cells))
+                continue
+            cells = list(line.cells)
+            columns = list(line.lefts)
+            band = _band(line, rules)
+            out.append((line, line.text))
+            continue
+        cells, band = None, None
+        if out and len(out[-1][0].cells) == 1 and _wraps(out[-1][0], right_edge, line) and not line.text.startswith(
+                _HEADER_STARTS):
+            previous, text = out[-1]
+            joined = _joined(text, line.text)
+            out[-1] = (Line((joined,), previous.left, line.right, previous.top, line.bottom, previous.lefts), joined)
+            continue
+        out.append((line, line.text))
+    return out
+
+
+def _band(line: Line, rules: Sequence[float]) -> tuple[float, float] | None:
+    """The rules just above and below a table row: its cell's wrapped lines sit between them."""
+    above = [r for r in rules if r >= line.top - 0.5]
+    below = [r for r in rules if r <= line.bottom + 0.5]
+    if not above or not below:
+        return None
+    return min(above), max(below)
+
+
+def _inside(line: Line, band: tuple[float, float] | None) -> bool:
+    return band is not None and line.top <= band[0] + 0.5 and line.bottom >= band[1] - 0.5
+
+
+def _continue_row(cells: list[str], columns: list[float], line: Line) -> list[str]:
+    """A wrapped cell's next line goes to the cell whose column it starts in."""
+    cells = list(cells)
+    if len(line.cells) == len(cells):
+        return [a + b for a, b in zip(cells, line.cells)]
+    for text, left in zip(line.cells, line.lefts):
+        index = max((i for i, column in enumerate(columns) if column <= left + 2), default=0)
+        cells[index] += text
+    return cells

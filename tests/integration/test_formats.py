@@ -1,0 +1,212 @@
+"""Documents as they arrive (issue 18): PDFs printed by Chromium and LibreOffice from the demo corpus, a scanned PDF,
+an .xlsx attachment, a .csv and a legacy .doc, ingested into real Kuzu and Chroma and asked with the offline
+answerer; citations say the page."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from kb.ingest import pdf_ocr
+from kb.ingest.parsing import parse_file
+from kb.service import open_service
+from kb.settings import load_settings
+from kb.turn import TurnRequest
+from tests import pdf_copies
+from tests.conftest import DEMO_CORPUS
+from ui.chat.citations import where
+from ui.library.render import DOCUMENT_COLUMNS, document_rows
+
+PLAN = DEMO_CORPUS / "东岭街道防汛应急预案.md"
+HOSPITAL = DEMO_CORPUS / "青禾县人民医院火灾事故应急预案.md"
+TWIN = DEMO_CORPUS / "西岭街道防汛应急预案.txt"
+needs_chromium = pytest.mark.skipif(pdf_copies.CHROMIUM is None, reason="Debian's chromium is not installed "
+                                    "(apt-get install chromium): no browser to print the PDF")
+needs_soffice = pytest.mark.skipif(pdf_copies.SOFFICE is None, reason="LibreOffice is not installed "
+                                   "(apt-get install libreoffice-writer-nogui)")
+ROSTER = pd.DataFrame({"日期": ["7月1日", "7月2日", "7月3日"], "带班领导": ["周海峰", "林晓", "郑国强"],
+                       "值班电话": ["0571-86010001", "0571-86010002", "0571-86010003"]})
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    """Two demo plans printed by Chromium, a third by LibreOffice, a roster .xlsx as the first plan's 附件11."""
+    folder = tmp_path_factory.mktemp("formats")
+    if pdf_copies.CHROMIUM:
+        pdf_copies.chromium_pdf(PLAN, folder / f"{PLAN.stem}.pdf")
+        pdf_copies.chromium_pdf(HOSPITAL, folder / f"{HOSPITAL.stem}.pdf")
+        with pd.ExcelWriter(folder / f"{PLAN.stem}-附件11-汛期值班安排表.xlsx") as writer:
+            ROSTER.to_excel(writer, sheet_name="七月", index=False)
+    if pdf_copies.SOFFICE:
+        pdf_copies.soffice_pdf(TWIN, folder / f"{TWIN.stem}.pdf")
+    (folder / "青禾县防汛物资仓库.csv").write_text("仓库,地址,管理员\n青禾一号库,青禾路8号,王立新\n", encoding="gbk")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def service(folder, tmp_path_factory):
+    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
+    results = svc.stores.ingestor.ingest([folder], "formats")
+    assert not [r.error for r in results if r.error]
+    svc.results = {r.file: r for r in results}
+    yield svc
+    svc.close()
+
+
+def ask(service, question: str) -> dict:
+    events = list(service.pipeline.run(TurnRequest(question, library_ids=("formats",))))
+    content = "".join(e.data["text"] for e in events if e.type == "content")
+    items = next(e.data["items"] for e in events if e.type == "attachments")
+    conversation = next(e.data["conversation_id"] for e in events if e.type == "conversation_id")
+    sources = service.history.messages(conversation)[-1].extra.get("sources", [])  # what 查看来源 shows
+    return {"quoted": content.split("**相关附件")[0], "shown": {i.label for i in items if i.resolved},
+            "sources": sources, "events": events}
+
+
+@needs_chromium
+def test_a_browser_printed_plan_is_read_without_its_running_header_and_footer(folder):
+    parsed = parse_file(folder / f"{PLAN.stem}.pdf", 50 << 20)
+    assert len(parsed.pages) >= 2
+    assert "file://" not in parsed.text and not re.search(r"\d+/\d+/\d+, \d+:\d+", parsed.text)  # date, URL, n/N
+    assert not any(re.fullmatch(r"\d+/\d+", line) for line in parsed.text.splitlines())
+    lines = parsed.text.splitlines()
+    assert "附件4：防汛抢险物资储备清单" in lines  # a header line stays its own line
+    original = {line.strip() for line in PLAN.read_text(encoding="utf-8").splitlines()}
+    paragraphs = [line for line in original if len(line) > 60 and not line.startswith(("|", "#"))]
+    assert paragraphs and all(p in lines for p in paragraphs)  # every wrapped paragraph whole again
+
+
+@needs_chromium
+def test_a_printed_table_reads_as_rows_of_cells_under_its_header(folder):
+    lines = parse_file(folder / f"{HOSPITAL.stem}.pdf", 50 << 20).text.splitlines()
+    assert "指挥部职务 | 姓名 | 部门及职务 | 办公电话 | 24小时值班电话" in lines
+    assert "总指挥 | 郑怀仁 | 院长 | 0571-63218801 | 0571-63218901" in lines
+
+
+@needs_chromium
+def test_a_pdf_plan_answers_from_its_attachment_and_cites_the_page(service):
+    t = ask(service, "东岭街道有几艘冲锋舟？存放在哪里？")
+    assert "3艘" in t["quoted"] and "东岭仓库" in t["quoted"], t["quoted"]
+    assert "附件4" in t["shown"]
+    cited = [s for s in t["sources"] if s["label"] == "附件4"]
+    assert cited and cited[0]["page"].startswith("第") and cited[0]["page"].endswith("页")
+    assert where(cited[0]).endswith(cited[0]["page"])
+
+
+@needs_chromium
+def test_an_xlsx_named_as_an_attachment_is_that_attachment_and_answers_from_its_cell(service):
+    assert service.results[f"{PLAN.stem}-附件11-汛期值班安排表.xlsx"].status == "attached"
+    t = ask(service, "东岭街道7月2日汛期值班的带班领导是谁？")
+    assert "林晓" in t["quoted"], t["quoted"]
+    assert "附件11" in t["shown"]
+
+
+@needs_chromium
+def test_the_knowledge_tab_lists_each_documents_format_and_page_count(service):
+    summaries = service.stores.graph.list_documents("formats")
+    rows = {row[0]: dict(zip(DOCUMENT_COLUMNS, row)) for row in document_rows(summaries, [])}
+    pdf = rows[f"{PLAN.stem}.pdf"]
+    assert pdf["格式"] == "PDF" and pdf["页数"] == service.results[f"{PLAN.stem}.pdf"].document.page_count >= 2
+    assert rows["青禾县防汛物资仓库.csv"]["格式"] == "CSV" and rows["青禾县防汛物资仓库.csv"]["页数"] == ""
+
+
+@needs_soffice
+def test_a_libreoffice_pdf_answers_like_its_markdown(service):
+    t = ask(service, "西岭街道有几艘冲锋舟？存放在哪里？")
+    assert "5艘" in t["quoted"] and "西岭防汛站" in t["quoted"], t["quoted"]
+    assert "附件4" in t["shown"]
+    t = ask(service, "西岭街道下湾村的防汛责任人是谁？")
+    assert "郭长林" in t["quoted"], t["quoted"]
+    assert any(s["page"] for s in t["sources"])
+
+
+@needs_chromium
+def test_a_printed_table_row_answers_with_its_header(service):
+    t = ask(service, "青禾县人民医院消防控制室24小时值班电话是多少？")
+    assert "0571-63218119" in t["quoted"], t["quoted"]
+    assert "附件1" in t["shown"]
+
+
+def test_a_csv_in_gbk_is_a_table_with_its_header(service):
+    t = ask(service, "青禾一号库的管理员是谁？")
+    assert "王立新" in t["quoted"], t["quoted"]
+
+
+def test_text_pdf_ingest_is_at_least_20_pages_a_second(folder):
+    pdfs = sorted(folder.glob("*.pdf"))
+    if not pdfs:
+        pytest.skip("no PDF writer installed (chromium, soffice)")
+    start, pages = time.process_time(), 0  # CPU time: the machine's other work does not count against it
+    for _ in range(3):
+        for pdf in pdfs:
+            pages += len(parse_file(pdf, 50 << 20).pages)
+    rate = pages / (time.process_time() - start)
+    assert rate >= 20, f"{rate:.1f} pages/s"
+
+
+@needs_soffice
+def test_a_legacy_doc_is_read_through_libreoffice(tmp_path):
+    source = DEMO_CORPUS / "绿洲化工园区突发环境事件应急预案.docx"
+    subprocess.run([pdf_copies.SOFFICE, f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
+                    "--convert-to", "doc", "--outdir", str(tmp_path), str(source)], check=True, capture_output=True,
+                   timeout=240)
+    doc = tmp_path / f"{source.stem}.doc"
+    assert doc.read_bytes().startswith(b"\xd0\xcf\x11\xe0")  # a real Word 97-2003 file
+    converted = set(parse_file(doc, 50 << 20).text.replace(" ", "").splitlines())
+    original = [line for line in parse_file(source, 50 << 20).text.replace(" ", "").splitlines() if line]
+    kept = sum(line in converted for line in original)
+    assert kept >= 0.95 * len(original), f"{kept} of {len(original)} lines"  # a Word 97 round trip loses little
+
+
+def test_without_a_converter_a_doc_names_what_to_install(tmp_path, monkeypatch):
+    from kb.errors import ParseError
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    doc = tmp_path / "旧预案.doc"
+    doc.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600)
+    with pytest.raises(ParseError, match="no converter is installed: apt-get install libreoffice-writer-nogui"):
+        parse_file(doc, 50 << 20)
+
+
+@pytest.fixture(scope="module")
+def scanned(folder, tmp_path_factory) -> Path:
+    """The first page of the Chromium copy rendered to an image and written back as a PDF without text."""
+    import pypdfium2 as pdfium
+
+    source = folder / f"{PLAN.stem}.pdf"
+    if not source.exists():
+        pytest.skip("no Chromium copy to scan")
+    one = tmp_path_factory.mktemp("scan") / "one.pdf"
+    pdf, out = pdfium.PdfDocument(source), pdfium.PdfDocument.new()
+    out.import_pages(pdf, [0])
+    out.save(one)
+    return pdf_copies.scanned_pdf(one, one.with_name("东岭街道防汛应急预案-扫描.pdf"))
+
+
+def test_a_scanned_pdf_without_the_ocr_extra_names_its_pages_and_the_command(scanned, monkeypatch):
+    from kb.errors import ParseError
+
+    monkeypatch.setattr(pdf_ocr, "available", lambda: False)
+    with pytest.raises(ParseError) as info:
+        parse_file(scanned, 50 << 20)
+    assert "第1页没有文字层（扫描页），未读取" in str(info.value) and 'pip install "annex-rag[ocr]"' in str(info.value)
+
+
+@pytest.mark.skipif(not pdf_ocr.available(), reason='the OCR extra is not installed (pip install -e ".[ocr]")')
+def test_a_scanned_page_is_read_by_ocr_offline_with_progress_per_page(scanned, monkeypatch):
+    import socket
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("OCR tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    heard = []
+    parsed = parse_file(scanned, 50 << 20, lambda done, total: heard.append((done, total)))
+    assert heard == [(1, 1)]
+    assert parsed.notes == ("第1页为扫描页，已用 OCR 识别",)
+    assert "东岭街道防汛应急预案" in parsed.text.replace(" ", "")

@@ -1,0 +1,163 @@
+"""The offline answerer reads structure as a careful reader does: a list inside a paragraph, a heading that owns the
+lines below it, an attachment the question names by its title, and the plan the question names by its cover."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.answer.offline import ExtractiveAnswerer
+from kb.answer.units import read_units
+from kb.turn import Source
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
+
+
+def source(n: int, text: str, label: str = "", title: str = "", doc_id: str = "d1", doc_title: str = "风险评估指南",
+           prefetched: bool = False) -> Source:
+    return Source(n, doc_id, doc_title, "lib", label, title, text, ((0, len(text)),), (f"c{n}",), 1.0,
+                  prefetched=prefetched)
+
+
+def quoted(question: str, sources: list[Source], covers: dict | None = None) -> list[str]:
+    return [c.text for c in ExtractiveAnswerer().select_parts(question, sources, "", covers)]
+
+
+def test_a_list_written_inside_a_paragraph_is_quoted_item_by_item_after_its_lead_in():
+    text = ("本指南适用于企业的环境风险评估。本指南不适用于下列情况的环境风险评估：1）涉及核设施的单位；"
+            "2）从事危险化学品运输的车辆或单位；3）尾矿库；4）加油站、加气站；5）港口、码头。")
+    answer = quoted("本指南不适用于哪些单位？", [source(1, text)])
+    # every item of the lead-in answers, those that never say 单位 too (尾矿库, 加油站)
+    assert answer[0] == "本指南不适用于下列情况的环境风险评估：", answer
+    assert "4）加油站、加气站；" in answer and "3）尾矿库；" in answer, answer
+
+
+def test_an_entry_is_read_under_the_heading_that_owns_it():
+    text = "\n".join(["预案体系", "本单位应急预案体系包括综合预案、专项预案和现场处置方案。", "预案衔接",
+                      "《甲市乙区生产安全事故应急预案》", "《丙丁酒店有限公司生产安全事故应急预案》"])
+    answer = quoted("丙丁酒店的应急预案与哪个上级政府预案相衔接？",
+                    [source(1, text, "附件3", "预案体系", doc_title="丙丁酒店生产安全事故应急预案")])
+    assert answer[:2] == ["预案衔接", "《甲市乙区生产安全事故应急预案》"], answer
+
+
+def test_a_category_heading_answers_with_the_paragraph_below_it():
+    text = "\n".join(["矿产资源分类细目", "(一)能源矿产", "", "煤、煤成气、石煤、石油、天然气。", "", "(二)金属矿产",
+                      "", "铁、锰、铬、钒、钛。"])
+    answer = quoted("能源矿产包括哪些？", [source(1, text, "附件", "矿产资源分类细目", doc_title="矿产资源法实施细则")])
+    assert answer == ["(一)能源矿产", "煤、煤成气、石煤、石油、天然气。"], answer
+
+
+def test_a_form_the_question_names_by_its_caption_answers_with_its_fields():
+    text = "\n".join(["表1  某酒店有限公司生产安全事故报告单", "| 报告单位 |  | 报告编号 |  |",
+                      "表2  某酒店有限公司应急状态启动令", "| 发布人 |  | 发布时间 | 年月日时分 |",
+                      "| 传令人 |  | 传令时间 | 年月日时分 |", "| 受令部门： 受令人： 时间： |"])
+    answer = quoted("酒店的应急状态启动令需要填写哪些栏目？",
+                    [source(1, text, "附件6", "格式化文本", doc_title="某酒店生产安全事故应急预案")])
+    # none of the fields is called 栏目: the caption the question writes out owns them
+    assert answer and answer[0].endswith("应急状态启动令"), answer
+    assert any("传令人" in line for line in answer) and any("受令部门" in line for line in answer), answer
+    assert not any("报告单位" in line for line in answer), answer
+
+
+def test_a_list_question_that_names_an_attachment_by_its_title_quotes_its_list_not_the_citing_article():
+    body = "第十一条 废弃物根据其毒性、有害物质含量和对海洋环境的影响等因素，分为三类。其中第一类禁止倾倒。"
+    annex = "\n".join(["附件1", "禁止倾倒的物质", "一、强放射性废弃物及其他强放射性物质。",
+                       "二、原油及其废弃物、石油炼制品、残油。", "三、渔网、绳索、塑料制品。"])
+    sources = [source(1, body, doc_title="海洋倾废管理条例"),
+               source(2, annex, "附件1", "禁止倾倒的物质", doc_title="海洋倾废管理条例", prefetched=True)]
+    answer = quoted("海洋倾废管理条例第十一条规定禁止倾倒的废弃物具体有哪些？", sources)
+    assert "二、原油及其废弃物、石油炼制品、残油。" in answer and body not in answer, answer
+
+
+def test_the_plan_a_question_names_by_its_cover_rules_out_its_template_twin():
+    # both plans are titled alike; only their cover lines name the hotel
+    rows = "| 序号 | 事故类型 | 风险等级 |\n| 1 | 火灾 | 较大风险 |\n| 2 | 触电 | 一般风险 |"
+    twin = "| 序号 | 事故类型 | 风险等级 |\n| 1 | 爆炸 | 较大风险 |\n| 2 | 淹溺 | 低风险 |"
+    sources = [source(1, twin, "附件2", "风险评估结果", "a", "甲酒店生产安全事故应急预案"),
+               source(2, rows, "附件2", "风险评估结果", "b", "生产安全事故应急预案")]
+    covers = {"a": "应急预案编号：01 甲酒店有限公司 甲酒店生产安全事故应急预案",
+              "b": "应急预案编号：02 乙紫楹酒店有限公司 生产安全事故应急预案"}
+    answer = quoted("乙紫楹酒店风险评估中被评为“较大风险”的事故类型有哪些？", sources, covers)
+    assert any("火灾" in line for line in answer) and not any("爆炸" in line for line in answer), answer
+    # the value the question quotes picks the rows: 触电 is rated 一般风险
+    assert not any("触电" in line for line in answer), answer
+
+
+def test_a_name_the_question_gives_keeps_the_titles_word_order():
+    # 预案…应急物资 is the plan and then its supplies, not a plan called 预案中提到的应急… that the library lacks
+    rows = "| 序号 | 应急物资 | 数量 |\n| 1 | 消火栓 | 118 |\n| 2 | 灭火器 | 360 |"
+    sources = [source(1, rows, "附件4", "应急物资清单", "b", "生产安全事故应急预案")]
+    covers = {"b": "丙丁酒店有限公司 生产安全事故应急预案"}
+    answer = quoted("丙丁酒店预案中提到的应急物资配备明细，具体列了哪些物资？", sources, covers)
+    assert any("灭火器" in line for line in answer), answer
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is absent (real documents for development)")
+def test_real_plan_headings_own_their_entries_and_a_guides_inline_list_reads_as_items():
+    plan = (CORPUS / "zh_plan_ziyingtai_hotel_2024.txt").read_text(encoding="utf-8")
+    section = plan[plan.rindex("附件3：预案体系与衔接"):plan.rindex("附件4：应急物资清单")]
+    units = read_units(section)
+    entry = next(u for u in units if u.text == "《西安市灞桥区生产安全事故应急预案》")
+    assert entry.heading == "预案衔接"
+    guide = (CORPUS / "zh_guide_qiye_tufa_huanjing_fengxian_pinggu_2014.md").read_text(encoding="utf-8")
+    paragraph = next(line for line in guide.split("\n") if "本指南不适用于下列情况" in line)
+    items = [u for u in read_units(paragraph) if u.lead == "本指南不适用于下列情况的环境风险评估："]
+    assert [u.text for u in items][-2:] == ["8）加油站、加气站；", "9）港口、码头。"]
+
+
+def test_where_the_question_says_to_look_weighs_less_than_what_it_asks_about():
+    # 在…清单中 says where to look; a substance the list does not hold is not answered by a sentence about the list
+    table = "| 序号 | 物质名称 | CAS号 | 临界量（吨） |\n| 1 | 甲醛 | 50-00-0 | 0.5 |\n| 2 | 苯 | 71-43-2 | 10 |"
+    method = "计算涉及突发环境事件风险物质清单中环境风险物质数量与其临界量比值（Q）。"
+    sources = [source(1, table, "附录B", "突发环境事件风险物质及临界量清单"), source(2, method, "附录A", "风险等级划分方法")]
+    assert quoted("二噁英类物质在突发环境事件风险物质及临界量清单中的临界量是多少？", sources) == []
+    answer = quoted("甲醛在突发环境事件风险物质及临界量清单中的临界量是多少？", sources)
+    assert answer and "甲醛" in answer[0] and "0.5" in answer[0], answer
+
+
+def test_a_sentence_that_points_to_an_attachment_is_answered_by_the_attachments_rows():
+    body = "五、应急保障\n需要区级部门和有关单位支援时，按附件9所列电话联系。\n街道值班室24小时有人值守。"
+    annex = "附件9\n区级部门和有关单位联系电话\n| 单位 | 电话 |\n| 区应急管理局 | 0571-86000001 |\n| 区水利局 | 0571-86000002 |"
+    sources = [source(1, body, doc_title="南溪街道防汛应急预案"),
+               Source(2, "d1", "南溪街道防汛应急预案", "lib", "附件9", "区级部门和有关单位联系电话", annex,
+                      ((0, len(annex)),), ("c2",), 0.0, prefetched=True, via="按附件9")]
+    for question in ("南溪街道需要区级部门和有关单位支援时打哪些电话？", "南溪街道需要区级部门支援时怎么联系？"):
+        answer = quoted(question, sources)
+        assert any("0571-86000001" in line for line in answer) and any("0571-86000002" in line for line in answer), \
+            answer
+        # the pointer is at most the lead-in, never the answer on its own
+        pointer = "需要区级部门和有关单位支援时，按附件9所列电话联系。"
+        assert pointer not in answer[1:], answer
+
+
+def test_each_example_a_question_lists_is_looked_up_in_its_own_row():
+    body = "进入现场的救援人员必须配备个人防护器具（如消防头盔、防毒面具、消防服、消防靴等）。"
+    rows = "\n".join(["| 序号 | 应急物资 | 数量 | 存放地点 |", "| 1 | 灭火器 | 360 | 酒店内 |",
+                      "| 2 | 消防服 | 5 | 一楼大厅 |", "| 3 | 消防头盔 | 5 | 二楼库房 |", "| 4 | 消防靴 | 5 | 一楼大厅 |"])
+    sources = [source(1, body, doc_title="某酒店应急预案"), source(2, rows, "附件4", "应急物资清单", doc_title="某酒店应急预案")]
+    question = "消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里？"
+    answer = [c.text for c in ExtractiveAnswerer().select_parts(question, sources, question)]
+    assert any("消防头盔" in line and "二楼库房" in line for line in answer), answer
+    assert any("消防服" in line and "一楼大厅" in line for line in answer) and body not in answer, answer
+
+
+def test_captions_in_a_row_are_a_list_of_entries_not_headings():
+    text = "\n".join(["附件6：格式文本", "表4  事故调查报告表", "表5  应急预案变更记录表", "表6  隐患整改回执单"])
+    assert all(not u.heading for u in read_units(text))
+    answer = quoted("应急预案附带的格式文本里有哪几种表？", [source(1, text, "附件6", "格式文本", doc_title="某酒店应急预案")])
+    assert [line for line in answer if line.startswith("表")] == ["表4  事故调查报告表", "表5  应急预案变更记录表",
+                                                                  "表6  隐患整改回执单"], answer
+
+
+def test_a_formulas_variables_are_read_one_by_one_under_it():
+    inline = ("污染雨水储存设施的容积可按下式计算：V=Fh/1000 式中： V——污染雨水储存容积（m3）；"
+              "h——降雨深度，宜取15mm~30mm； F——污染区面积（m2）。")
+    lines = "\n".join(["事故池容积按下式计算：", "V总=V1+V2-V3", "式中：", "V1——一个罐组的物料量，m3；",
+                       "V2——发生事故的储罐的消防水量，m3；", "注：本式适用于化工企业。"])
+    units = read_units(inline)
+    assert [u.text for u in units if u.lead.endswith("式中：")] == [
+        "V——污染雨水储存容积（m3）；", "h——降雨深度，宜取15mm~30mm；", "F——污染区面积（m2）。"]
+    assert [u.text for u in read_units(lines) if u.lead == "式中："] == [
+        "V1——一个罐组的物料量，m3；", "V2——发生事故的储罐的消防水量，m3；"]
+    answer = quoted("计算污染雨水储存容积时，降雨深度宜取多少？", [source(1, inline, "附录C", "对照表")])
+    assert answer and answer[-1] == "h——降雨深度，宜取15mm~30mm；", answer

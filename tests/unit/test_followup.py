@@ -1,0 +1,62 @@
+"""How a question is read after the earlier ones: a follow-up resolved to what it continues, a new question alone."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kb.answer.followup import ANAPHORA, ELLIPSIS, NO_SUBJECT, read_question
+from tests.conftest import DATA_DIR
+
+TITLES = ("东岭街道防汛应急预案", "西岭街道防汛应急预案", "示范市餐厨垃圾管理办法", "绿洲化工园区突发环境事件应急预案",
+          "青禾县人民医院火灾事故应急预案", "滨江物流园危险货物道路运输事故应急预案")
+BOATS = "东岭街道有几艘冲锋舟？存放在哪里？"
+
+
+@pytest.mark.parametrize(("question", "before", "how", "standalone"), [
+    ("西岭街道呢？", BOATS, ELLIPSIS, "西岭街道有几艘冲锋舟？存放在哪里？"),  # another document, the same question
+    ("救生衣呢？", BOATS, ELLIPSIS, "东岭街道有几艘救生衣？存放在哪里？"),  # another thing, the same document
+    ("西岭街道的救生衣呢？", BOATS, ELLIPSIS, "西岭街道有几艘救生衣？存放在哪里？"),
+    ("那第三类呢？", "危险废物分为几类？第二类包括哪些？", ELLIPSIS, "危险废物分为几类？第三类包括哪些？"),
+    ("黄色预警呢？", "西岭街道发布蓝色预警时各社区多久巡查一次易涝点？", ELLIPSIS,
+     "西岭街道发布黄色预警时各社区多久巡查一次易涝点？"),
+    ("那警戒疏散组呢？", "滨江物流园现场处置组组长是谁，组里有几个人？", ELLIPSIS,
+     "滨江物流园警戒疏散组组长是谁，组里有几个人？"),
+    ("那么园区污水处理厂的呢？", "园区公共应急事故池的有效容积是多少？", ELLIPSIS, "园区公共污水处理厂的有效容积是多少？"),
+    ("它的负责人是谁？", "东岭中学体育馆可以安置多少人？", ANAPHORA, "东岭中学体育馆的负责人是谁？"),
+    ("该村的崩塌隐患点影响多少人？", "西岭街道下湾村的防汛责任人是谁？", ANAPHORA, "西岭街道下湾村的崩塌隐患点影响多少人？"),
+    ("该预案的附件有哪些？", BOATS, ANAPHORA, "东岭街道预案的附件有哪些？"),
+    ("他的电话是多少？", "绿洲化工园区应急指挥部总指挥是谁？", ANAPHORA, "绿洲化工园区应急指挥部总指挥的电话是多少？"),
+    ("存放在哪里？", "西岭街道有几台移动排水泵？", NO_SUBJECT, "西岭街道移动排水泵存放在哪里？"),
+])
+def test_a_follow_up_is_read_as_the_question_it_continues(question, before, how, standalone):
+    reading = read_question(question, ["火星上有猫吗？", before], TITLES)
+    assert reading.follows and reading.how == how and reading.continues == before
+    assert reading.standalone == standalone and reading.question == question
+
+
+@pytest.mark.parametrize("question", [
+    "食品生产加工企业的餐厨垃圾收运费标准是多少？",  # names its own document
+    "围油栏储备多少、存放在哪里？",  # names no document, but a subject of its own
+    "旅客该怎么办？",  # 该 as "should", after a subject
+    "飞行高度层的具体配备标准在飞行基本规则的哪个附件里？那个附件叫什么？",  # 那个 points inside the question
+    "为什么要关闭排洪渠节制闸呢？",  # a whole question that ends in 呢
+])
+def test_a_question_with_a_subject_of_its_own_is_read_alone(question):
+    reading = read_question(question, [BOATS], TITLES)
+    assert not reading.follows and reading.standalone == question
+
+
+def test_without_an_earlier_question_nothing_is_resolved():
+    reading = read_question("西岭街道呢？", [], TITLES)
+    assert not reading.follows and reading.standalone == "西岭街道呢？"
+
+
+def test_no_standalone_question_of_the_bundled_file_reads_as_a_follow_up():
+    """Asked after the questions before it (the evaluation's --with-history), every standalone question stands alone."""
+    lines = [json.loads(line) for line in (DATA_DIR / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    standalone = [q["question"] for q in lines if not q.get("history")]
+    assert len(standalone) >= 60
+    for i, question in enumerate(standalone):
+        for earlier in (standalone[max(0, i - 2):i], [BOATS]):
+            assert not read_question(question, earlier, TITLES).follows, (question, earlier)
