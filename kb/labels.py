@@ -38,7 +38,7 @@ def normalize_number(raw: str) -> str:
     text = fold(raw).strip()
     text = re.sub(r"\s*[-－—–]\s*", "-", text)
     if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text):
-        return "-".join(str(int(p)) for p in text.split("-"))
+        return "-".join(p.lstrip("0") or "0" for p in text.split("-"))  # str(int()) of 5,000 digits would raise
     if re.fullmatch(_CN_NUM, text):
         try:
             return str(chinese_to_int(text))

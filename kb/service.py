@@ -35,6 +35,7 @@ class Service:
     tokens: TokenGuard  # the write token's check, shared by the UI and the HTTP API
 
     def close(self) -> None:
+        self.sessions.stop()
         self.read.settle()  # a background merge or save of the BM25 segments finishes before the stores close
         self.history.close()
         self.stores.close()
@@ -44,7 +45,7 @@ def open_service(settings: Settings, model: ChatModel | None = None, stores: Sto
     """Open everything under settings.store_dir (or over `stores`, opened already); the model comes from settings
     unless one is given.
 
-    Private libraries left by an earlier run are deleted: their sessions did not survive it.
+    Private libraries left by an earlier run are deleted in the background: their sessions did not survive it.
     """
     stores = stores or open_stores(settings)
     clear_staging(settings.store_dir)  # after the stores opened: Kuzu's file lock admits one process per store
@@ -58,7 +59,7 @@ def open_service(settings: Settings, model: ChatModel | None = None, stores: Sto
         pipeline_class = AgentPipeline
     sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60,
                                 forget=history.forget_documents)
-    sessions.sweep()
+    sessions.start()
     return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions,
                    TokenGuard())
 

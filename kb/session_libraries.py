@@ -5,10 +5,13 @@ PRIVATE_PREFIX + a random id, which this registry maps to the Gradio session tha
 that session (another session, the HTTP API, the MCP tools) sees only the shared libraries: `scope` turns
 "every library" into the explicit list a caller may search. Sessions do not survive a restart, so at start every
 private library is an orphan and is removed; a library also goes once its session ends (Gradio's unload) or
-`ttl` seconds after its last upload, whichever comes first — with every conversation that quoted it.
+`ttl` seconds after its last upload, whichever comes first — with every conversation that quoted it. Removal runs
+on a background thread, one document at a time: deleting a big library never sits on a request's path, nor delays
+the server's start.
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
@@ -22,6 +25,10 @@ from kb.answer.pipeline import check_storable
 from kb.search.readmodels import LibraryReads, ReadModels, Reads
 from kb.turn import TurnRequest
 
+logger = logging.getLogger(__name__)
+SWEEP_STEP_DOCUMENTS = 1  # documents deleted per step: a step holds the ingestor's lock for one document only
+SWEEP_PAUSE_SECONDS = 0.05  # between steps while a sweep has more to delete
+SWEEP_PERIOD_SECONDS = 30.0  # between checks for libraries past their time limit
 
 
 def check_shared_name(library: str) -> str:
@@ -50,6 +57,9 @@ class SessionLibraries:
         self.clock = clock
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def library_for_upload(self, session: str) -> str:
         """The session's private library (created on first use); restarts its time limit."""
@@ -63,9 +73,8 @@ class SessionLibraries:
 
     def own(self, session: str | None) -> str | None:
         """The session's private library id, if it has one that is not past its time limit."""
-        self.sweep()
         entry = self._entries.get(session or "")
-        return entry.library if entry else None
+        return entry.library if entry and not self._stale(entry, self.clock()) else None
 
     def visible(self, session: str | None, present: Iterable[str]) -> list[str]:
         """Of the libraries present, the ones the session may see: the shared ones, then its own."""
@@ -100,32 +109,56 @@ class SessionLibraries:
             raise NothingToSearch()
         return replace(request, library_ids=tuple(visible))
 
-    def end(self, session: str | None) -> int:
-        """The session ended: delete its private library; how many documents went."""
+    def end(self, session: str | None) -> None:
+        """The session ended: its library is nobody's now, and the background sweep deletes it."""
         with self._lock:
-            entry = self._entries.pop(session or "", None)
-        return self._delete_library(entry.library) if entry else 0
+            self._entries.pop(session or "", None)
+        self._wake.set()
 
-    def sweep(self) -> int:
-        """Delete private libraries past their time limit, and orphans no session owns; documents deleted."""
+    def sweep(self, max_documents: int | None = None) -> int:
+        """Delete documents of private libraries past their time limit or owned by no session (at most
+        max_documents of them); how many went."""
         now = self.clock()
         with self._lock:
-            stale = [s for s, e in self._entries.items() if self.ttl > 0 and now - e.touched > self.ttl]
-            for session in stale:
+            for session in [s for s, e in self._entries.items() if self._stale(e, now)]:
                 del self._entries[session]
             owned = {e.library for e in self._entries.values()}
-        present = self.read.current().libraries
-        return sum(self._delete_library(x) for x in present if is_private(x) and x not in owned)
+        doomed = [d.id for d in self.read.current().documents.values() if is_private(d.library) and d.library not in owned]
+        return sum(1 for doc_id in doomed[:max_documents] if self.delete(doc_id))
+
+    def start(self) -> None:
+        """Sweep in the background from now on: at once, when a session ends, and every SWEEP_PERIOD_SECONDS."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="session-sweep", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """End the background sweep (after the document it is deleting)."""
+        self._stopped.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                deleted = self.sweep(max_documents=SWEEP_STEP_DOCUMENTS)
+            except AnnexError as exc:  # a store error is logged and retried at the next period, never fatal
+                logger.warning("session sweep failed, retried in %s s: %s", SWEEP_PERIOD_SECONDS, exc)
+                deleted = 0
+            # One document per step with a pause between: an upload or a delete waiting for the ingestor gets in.
+            self._wake.wait(SWEEP_PAUSE_SECONDS if deleted else SWEEP_PERIOD_SECONDS)
+            self._wake.clear()
+
+    def _stale(self, entry: _Entry, now: float) -> bool:
+        return self.ttl > 0 and now - entry.touched > self.ttl
 
     def delete(self, doc_id: str) -> bool:
         """Delete one private document and every conversation that quoted it; False if it was not stored."""
         deleted = self.ingestor.delete(doc_id)
         self.forget([doc_id])
         return deleted
-
-    def _delete_library(self, library: str) -> int:
-        docs = [d.id for d in self.read.current().documents.values() if d.library == library]
-        return sum(1 for doc_id in docs if self.delete(doc_id))
 
 
 class SharedReads(LibraryReads):

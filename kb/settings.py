@@ -40,7 +40,7 @@ class Settings:
     llm_context_tokens: int = 8192  # the model's context window; prompts are cut to fit it with the answer cap
     llm_max_tokens: int = 1024  # cap on an answer's length, sent as max_tokens
     prefetch_budget: int = 6000  # chars of prefetched attachment content put into the prompt
-    max_question_chars: int = 4000  # longer questions are refused
+    max_question_chars: int = 500  # longer questions are refused: reading one costs more than linear time (4,000 chars: ~14 s)
     rerank_base_url: str = ""  # empty: the offline lexical reranker; else a /rerank endpoint
     rerank_model: str = ""
     rerank_api_key: str = ""
@@ -51,6 +51,9 @@ class Settings:
     api_token: str = ""  # required for writes to the shared libraries (HTTP Bearer, or the UI's token field)
     session_library_ttl_min: float = 60.0  # a visitor's private library goes this long after its last upload
     max_file_mb: float = 50.0
+    max_attachments: int = 500  # attachments one document may hold; a file past it is refused, named on its result
+    max_references: int = 20000  # references one document may make; likewise
+    parse_seconds: float = 60.0  # time one document's reading may take before the file is refused; 0: no limit
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation
     space_id: str = ""  # SPACE_ID, set by Hugging Face Spaces, also works: the app is running on a Space

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from kb.ingest.splitting import split_attachments
 from kb.ingest.chunking import chunk_document
+from kb.errors import ParseError
 from kb.model import Attachment, Document, ParsedFile, Part
 from kb.text import unspace
 from kb.ingest.references import extract_references
@@ -47,6 +49,27 @@ def document_id(library: str, name: str) -> str:
     return hashlib.sha1(f"{library}\x00{name}".encode("utf-8")).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What reading one document may cost (ANNEX_MAX_ATTACHMENTS, ANNEX_MAX_REFERENCES, ANNEX_PARSE_SECONDS)."""
+
+    attachments: int = 500
+    references: int = 20000
+    seconds: float = 60.0  # 0: no limit
+
+    def check_time(self, file: str, began: float, step: str) -> None:
+        """Refuse the file once reading it has taken longer than the limit (checked between steps)."""
+        spent = time.monotonic() - began
+        if self.seconds and spent > self.seconds:
+            raise ParseError(file, f"reading it took {spent:.0f} s at {step}, over the ANNEX_PARSE_SECONDS limit of "
+                             f"{self.seconds:g} s; split the file or raise ANNEX_PARSE_SECONDS.")
+
+    def check_count(self, file: str, what: str, count: int, limit: int, variable: str) -> None:
+        if count > limit:
+            raise ParseError(file, f"it holds {count} {what}, over the {variable} limit of {limit}; split the file "
+                             f"or raise {variable}.")
+
+
 def build_document(
     library: str,
     main: ParsedFile,
@@ -54,15 +77,19 @@ def build_document(
     target: int = 400,
     cap: int = 800,
     tags: Sequence[str] = (),
+    limits: Limits = Limits(),
 ) -> Document:
     """The whole document: main text, then each pre-split attachment file appended as one attachment.
 
-    `tags` given at ingest join the file's own (docx keywords, Markdown front matter).
+    `tags` given at ingest join the file's own (docx keywords, Markdown front matter). A document past one of
+    `limits` raises ParseError naming the limit and its setting.
     """
+    began = time.monotonic()
     doc_id = document_id(library, main.file)
     text = main.text
     parts = [Part(main.file, 0, len(main.text), main.content_hash, main.pages)]
     split = split_attachments(text)
+    limits.check_time(main.file, began, "splitting its attachments")
     attachments = list(split.attachments)
     structural = list(split.structural)
     inline = {a.label for a in attachments}
@@ -78,8 +105,13 @@ def build_document(
         attachments.append(Attachment(extra.label, extra.kind, extra.label[len(extra.kind) :], title, start, end))
         first = split_attachments(text, start, start + len(extra.parsed.text))
         structural.extend(s for s in first.structural if s[0] == start)
+    limits.check_count(main.file, "attachments", len(attachments), limits.attachments, "ANNEX_MAX_ATTACHMENTS")
+    limits.check_time(main.file, began, "its attachment files")
     references = extract_references(text, attachments, structural, document_title=_title(main))
+    limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
+    limits.check_time(main.file, began, "linking its references")
     chunks = chunk_document(doc_id, text, attachments, target, cap)
+    limits.check_time(main.file, began, "chunking")
     all_tags = tuple(dict.fromkeys([*main.tags, *tags]))
     digest = hashlib.sha256("\x00".join([f"reading {READING_VERSION}", *(p.content_hash for p in parts), *all_tags])
                             .encode("utf-8")).hexdigest()

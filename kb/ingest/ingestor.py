@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from graph.store import DocumentSummary, GraphStore
-from kb.ingest.assemble import AttachmentFile, build_document, document_id, stored_parts
+from kb.ingest.assemble import AttachmentFile, Limits, build_document, document_id, stored_parts
 from kb.errors import AnnexError, IngestError, ParseError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
 from kb.ingest.formats import SUPPORTED_EXTENSIONS
@@ -296,8 +296,9 @@ class Ingestor:
             for extra in stored_extras:
                 extras.setdefault(extra.label, extra)
         assert main is not None
+        limits = Limits(self.settings.max_attachments, self.settings.max_references, self.settings.parse_seconds)
         return build_document(
-            library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags
+            library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags, limits
         )
 
     @staticmethod

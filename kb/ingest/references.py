@@ -87,14 +87,13 @@ def extract_references(
     return tuple(found)
 
 
-_SENTENCE_END = re.compile(r"[。；;！!？?\n]")
+_SENTENCE_ENDS = "。；;！!？?\n"
 
 
 def sentence_of(text: str, pos: int) -> int:
-    """Where the sentence holding pos begins (after the last 。；！？ or line break before it)."""
-    window = text[max(0, pos - 1000) : pos]
-    ends = [m.end() for m in _SENTENCE_END.finditer(window)]
-    return max(0, pos - 1000) + (ends[-1] if ends else 0)
+    """Where the sentence holding pos begins (after the last 。；！？ or line break before it, 1,000 chars back at most)."""
+    begin = max(0, pos - 1000)
+    return max(begin, max(text.rfind(end, begin, pos) + 1 for end in _SENTENCE_ENDS))
 
 
 def _labels_of(match: re.Match[str]) -> list[str]:

@@ -34,8 +34,9 @@ _FU = re.compile(rf"^{_DECOR}附{SPACE}[：:]\s*(?P<title>.*?)[*\s]*$")
 FU_KIND = "附件"  # what 附： marks, and its label: a reader calls it the document's 附件
 # After a space, a title does not open with a word that continues a sentence (附件 及其改装附件, 附件 所列物资…).
 _CONTINUES = re.compile(r"^[及和与或的等由所为之中内应须均也是在按见以]")
-# Table-of-contents entry: a tab, dot leaders or a wide gap, then a page number.
-_TOC_TAIL = re.compile(r"(?:\t|[.·…]{2,}|\s{2,}|…)\s*\d+\s*$")
+# Table-of-contents entry: a tab, dot leaders (two, or one …) or a wide gap, then a page number. Read from the line's
+# end by string methods: a pattern anchored at $ and searched from every start is cubic on a long run of spaces.
+_LEADERS = ".·…"
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
 _LIST_HEAD = re.compile(rf"^{_DECOR}(?:{KIND}|附)\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
@@ -201,7 +202,26 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
 
 def is_toc_line(line: str) -> bool:
     """A table-of-contents entry naming an attachment (附件4：应急物资清单<TAB>98)."""
-    return bool(_TOC_TAIL.search(line) and _HEADER.match(_TOC_TAIL.sub("", line)))
+    entry = _toc_entry(line)
+    return entry is not None and bool(_HEADER.match(entry))
+
+
+def _toc_entry(line: str) -> str | None:
+    """The line without its leader and page number, or None when it does not end in one."""
+    stripped = line.rstrip()
+    page = len(stripped)
+    while page and stripped[page - 1].isdecimal():
+        page -= 1
+    if page == len(stripped):
+        return None
+    before = stripped[:page]
+    entry = before.rstrip()
+    gap = before[len(entry) :]
+    dotted = entry.rstrip(_LEADERS)
+    leaders = entry[len(dotted) :]
+    if "\t" in gap or len(gap) >= 2 or len(leaders) >= 2 or leaders == "…":
+        return dotted
+    return None
 
 
 def is_header_line(line: str) -> bool:

@@ -1,6 +1,7 @@
 """Attachments named without their label: by an alias the document defines, or by a shortened title without 《》."""
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 import unicodedata
@@ -40,31 +41,39 @@ _FUNCTION_WORDS = frozenset("的 和 及 与 或 、 之 等 以及".split())
 
 
 def alias_references(text: str, found: Sequence[Reference], start: int = 0) -> Iterator[tuple[str, int, int]]:
-    """(label, start, end) of each later use of an alias defined right after a resolved mention."""
+    """(label, start, end) of each later use of an alias defined right after a resolved mention.
+
+    Each alias is searched for once, however often it is defined: a use belongs to the latest definition before
+    it, so 1,000 repeats of one （以下简称《…》） cost one pass over the text, not 1,000."""
+    defined: dict[str, list[tuple[int, str]]] = {}  # use pattern → (where a definition ends, its label), in order
     for ref in found:
         if ref.target is None:
             continue
         match = _ALIAS.match(text, ref.end)
-        if not match:
-            continue
-        for begin, stop in _alias_uses(text, match):
-            if begin >= max(start, match.end()):
-                yield ref.target, begin, stop
+        pattern = _alias_pattern(match) if match else None
+        if pattern is not None:
+            definitions = defined.setdefault(pattern, [])
+            if not definitions or definitions[-1][1] != ref.target:  # the same alias for the same label: one alias
+                definitions.append((match.end(), ref.target))
+    for pattern, definitions in defined.items():
+        definitions.sort()
+        ends = [end for end, _ in definitions]
+        for use in re.compile(pattern).finditer(text, max(start, ends[0])):
+            latest = bisect.bisect_right(ends, use.start()) - 1
+            if latest >= 0:
+                yield definitions[latest][1], use.start(), use.end()
 
 
-def _alias_uses(text: str, match: re.Match[str]) -> Iterator[tuple[int, int]]:
+def _alias_pattern(match: re.Match[str]) -> str | None:
+    """The pattern of an alias's uses, or None for a bare alias too short to tell from ordinary words."""
     if match.group("book"):
-        pattern = re.escape(match.group("book"))
-    elif match.group("quoted"):
-        name = match.group("quoted")[1:-1]
-        pattern = rf"[“\"《]{re.escape(name)}[”\"》]"
-    else:
-        name = match.group("bare").strip()
-        if len(name) < MIN_BARE_ALIAS:
-            return
-        pattern = rf"《{re.escape(name)}》|{re.escape(name)}"
-    for use in re.compile(pattern).finditer(text, match.end()):
-        yield use.start(), use.end()
+        return re.escape(match.group("book"))
+    if match.group("quoted"):
+        return rf"[“\"《]{re.escape(match.group('quoted')[1:-1])}[”\"》]"
+    name = match.group("bare").strip()
+    if len(name) < MIN_BARE_ALIAS:
+        return None
+    return rf"《{re.escape(name)}》|{re.escape(name)}"
 
 
 def inner_titles(text: str, attachments: Sequence[Attachment]) -> dict[str, str]:

@@ -13,6 +13,7 @@ from kb.agent.pipeline import MAX_ROUNDS, AgentPipeline
 from kb.answer.llm import OpenAIChatModel
 from kb.answer.pipeline import Pipeline
 from kb.turn import TurnRequest
+from tests.demo_service import wait_until_gone
 from tests.fake_openai import FakeChatServer, Script
 from tests.live_server import LiveServer
 from ui.api import api_router
@@ -192,4 +193,5 @@ def test_an_agent_turn_cannot_read_another_sessions_private_document_through_any
         assert f"{doc_id}:附件1" in own[8]
     finally:
         service.sessions.end("alice")
+    wait_until_gone(service, doc_id)
     assert doc_id not in service.read.current().documents

@@ -125,7 +125,7 @@ def test_bad_requests_are_refused_and_nothing_is_stored(service, kwargs, error, 
 
 
 def test_a_long_question_is_refused_with_its_length_and_the_limit(service):
-    with pytest.raises(InvalidRequest, match="100000 characters, over the limit of 4000"):
+    with pytest.raises(InvalidRequest, match="100000 characters, over the limit of 500"):
         service.pipeline.run(TurnRequest("问" * 100_000))
 
 

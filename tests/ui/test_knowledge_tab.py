@@ -8,6 +8,7 @@ import gradio as gr
 import pytest
 
 from kb.model import PRIVATE_PREFIX
+from tests.demo_service import wait_until_gone
 from ui.library.tab import KnowledgeBase
 
 PLAN = "# 北湖仓储消防预案\n\n夜间巡查路线详见附件1，灭火器位置见附件2，消防泵房钥匙见附件7。\n\n附件1：夜间巡查路线\n\n一号库→二号库→泵房。\n"
@@ -79,7 +80,8 @@ def test_without_the_token_an_upload_is_private_to_its_session_and_goes_when_the
     with pytest.raises(gr.Error, match="已不在知识库中"):
         kb.delete("stranger", doc.id, True, "")
     assert doc.id in service.read.current().documents
-    assert service.sessions.end("visitor") == 1
+    service.sessions.end("visitor")
+    wait_until_gone(service, doc.id)
     assert doc.id not in service.read.current().documents and service.sessions.own("visitor") is None
 
 
