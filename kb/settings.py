@@ -40,6 +40,8 @@ class Settings:
     llm_context_tokens: int = 8192  # the model's context window; prompts are cut to fit it with the answer cap
     llm_max_tokens: int = 1024  # cap on an answer's length, sent as max_tokens
     prefetch_budget: int = 6000  # chars of prefetched attachment content put into the prompt
+    max_question_lines: int = 2000  # an eval question file's lines read; the rest is skipped as one problem
+    max_question_file_mb: float = 5.0  # likewise its bytes
     max_question_chars: int = 500  # longer questions are refused: reading one costs more than linear time (4,000 chars: ~14 s)
     rerank_base_url: str = ""  # empty: the offline lexical reranker; else a /rerank endpoint
     rerank_model: str = ""
@@ -77,6 +79,10 @@ class Settings:
     @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * 1024 * 1024)
+
+    @property
+    def max_question_bytes(self) -> int:
+        return int(self.max_question_file_mb * 1024 * 1024)
 
 
 def load_settings(env: Mapping[str, str] | None = None, **overrides: object) -> Settings:

@@ -5,7 +5,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import BinaryIO, Sequence
 
 from kb.labels import parse_label, parse_unnumbered_label
 from graph.store import attachment_node_id
@@ -14,6 +14,13 @@ from kb.answer.sources import declines
 from kb.text import squash
 
 KINDS = ("attachment", "body", "unanswerable")
+# What one question file may cost to read (the defaults of ANNEX_MAX_QUESTION_LINES and ANNEX_MAX_QUESTION_FILE_MB).
+MAX_QUESTION_LINES = 2000
+MAX_QUESTION_BYTES = 5 * 1024 * 1024
+MAX_LINE_BYTES = 20 * 1024  # a question line is a short JSON object; a longer line is that line's problem
+MAX_PROBLEMS = 50  # problems listed one by one; the rest are counted
+SKIP_CHUNK = 64 * 1024  # bytes read at a time past an over-long line
+SHOWN_CHARS = 60  # of a bad value quoted in a problem's reason
 
 
 @dataclass(frozen=True)
@@ -71,20 +78,98 @@ class Outcome:
         }
 
 
-def load_questions(path: Path) -> tuple[list[Question], list[Problem]]:
-    """The usable questions of a JSON-lines file, and one Problem per line that is not (blank lines skipped)."""
+def load_questions(
+    path: Path, max_lines: int = MAX_QUESTION_LINES, max_bytes: int = MAX_QUESTION_BYTES
+) -> tuple[list[Question], list[Problem]]:
+    """The usable questions of a JSON-lines file, and the Problems of the lines that are not (blank lines skipped).
+
+    The file is read line by line, so memory follows the questions kept, never the file: a line over
+    MAX_LINE_BYTES is that line's problem, lines past `max_lines` or `max_bytes` are skipped as one problem, and
+    past MAX_PROBLEMS problems only their count is kept (ANNEX_MAX_QUESTION_LINES, ANNEX_MAX_QUESTION_FILE_MB).
+    """
     questions: list[Question] = []
-    problems: list[Problem] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            questions.append(parse_question(number, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(number, f"not JSON ({exc.msg} at column {exc.colno})"))
-        except ValueError as exc:
-            problems.append(Problem(number, str(exc)))
-    return questions, problems
+    problems = _Problems()
+    read = 0
+    with path.open("rb") as stream:
+        number = 0
+        while True:
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            number += 1
+            if number > max_lines or read + len(raw) > max_bytes:
+                cap = (f"ANNEX_MAX_QUESTION_LINES={max_lines} lines" if number > max_lines
+                       else f"ANNEX_MAX_QUESTION_FILE_MB={max_bytes / 1024 / 1024:g} MB")
+                problems.skipped(Problem(number, f"this line and the rest of the file were skipped: the question "
+                                                 f"file is over its limit of {cap}; split the file."))
+                break
+            read += len(raw)
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                read += _skip_line(stream, max_bytes - read)
+                problems.add(Problem(number, f"the line is over {MAX_LINE_BYTES // 1024} KB; a question line is a "
+                                             "short JSON object, shorten it."))
+                continue
+            try:
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                problems.add(Problem(number, f"not UTF-8 (byte {exc.start + 1}); save the file as UTF-8"))
+                continue
+            if not text.strip():
+                continue
+            try:
+                questions.append(parse_question(number, json.loads(text)))
+            except json.JSONDecodeError as exc:
+                problems.add(Problem(number, f"not JSON ({exc.msg} at column {exc.colno})"))
+            except RecursionError:
+                problems.add(Problem(number, "the JSON is nested too deeply; a question line is a flat object"))
+            except ValueError as exc:
+                problems.add(Problem(number, str(exc)))
+    return questions, problems.listed()
+
+
+class _Problems:
+    """The first MAX_PROBLEMS problems of a file, then only how many more there were."""
+
+    def __init__(self) -> None:
+        self.kept: list[Problem] = []
+        self.more = 0
+        self.first_more = 0
+        self.last: Problem | None = None
+
+    def add(self, problem: Problem) -> None:
+        if len(self.kept) < MAX_PROBLEMS:
+            self.kept.append(problem)
+            return
+        self.more += 1
+        self.first_more = self.first_more or problem.line
+
+    def skipped(self, problem: Problem) -> None:
+        self.last = problem
+
+    def listed(self) -> list[Problem]:
+        out = list(self.kept)
+        if self.more:
+            out.append(Problem(self.first_more, f"{self.more} more lines from here on could not be used; only the "
+                                                f"first {MAX_PROBLEMS} problems are listed one by one"))
+        return out + ([self.last] if self.last else [])
+
+
+def _skip_line(stream: BinaryIO, budget: int) -> int:
+    """Read past the rest of an over-long line without keeping it (or until past `budget` bytes); how many bytes
+    were skipped."""
+    skipped = 0
+    while skipped <= budget:
+        piece = stream.readline(SKIP_CHUNK)
+        skipped += len(piece)
+        if not piece or piece.endswith(b"\n"):
+            return skipped
+    return skipped
+
+
+def _shown(value: object) -> str:
+    """A value quoted in a problem's reason, cut short: a reason never carries a line's bulk."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
 
 
 def parse_question(line: int, data: object) -> Question:
@@ -96,7 +181,7 @@ def parse_question(line: int, data: object) -> Question:
         raise ValueError("'question' must be a non-empty string")
     kind = data.get("kind", "attachment")
     if kind not in KINDS:
-        raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise ValueError(f"'kind' must be one of {', '.join(KINDS)}, got {_shown(kind)}")
     doc = data.get("doc", "")
     if not isinstance(doc, str):
         raise ValueError("'doc' must be a file name")
@@ -106,7 +191,7 @@ def parse_question(line: int, data: object) -> Question:
         label = parse_label(written) or parse_unnumbered_label(written)  # 附件：<title> is the one unnumbered
         if label is None:
             raise ValueError(
-                f"attachment {written!r} does not start with a label such as 附件4, 附录B or 附表2 "
+                f"attachment {_shown(written)} does not start with a label such as 附件4, 附录B or 附表2 "
                 "(or 附件：<title> for a document's single unnumbered attachment)")
         labels.append(label)
     contains = _strings(data, "answer_contains")

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -30,7 +31,7 @@ from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import Snapshot
 from kb.progress import progress_bar
 from kb.service import Service, open_service
-from kb.settings import load_settings
+from kb.settings import Settings, load_settings
 from kb.text import fold
 from kb.turn import TurnRequest
 
@@ -59,11 +60,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     modes = list(MODES) if "all" in (args.mode or []) else list(dict.fromkeys(args.mode or ["graph"]))
     try:
         files = _corpus_files(args.corpus)
-        questions, problems = _questions(args.questions)
+        settings = load_settings(store_dir=args.store)
+        questions, problems = _questions(args.questions, settings)
         for p in problems:
             print(f"{args.questions}:{p.line}: skipped: {p.reason}", file=sys.stderr)
         with tempfile.TemporaryDirectory(prefix="annex-eval-") as scratch:
-            service = open_service(load_settings(store_dir=args.store or Path(scratch)))
+            service = open_service(settings if args.store else replace(settings, store_dir=Path(scratch)))
             try:
                 return _evaluate(service, files, questions, problems, modes, args)
             finally:
@@ -84,9 +86,9 @@ def _corpus_files(dirs: Sequence[Path]) -> list[Path]:
     return files
 
 
-def _questions(path: Path) -> tuple[list[Question], list[Problem]]:
+def _questions(path: Path, settings: Settings) -> tuple[list[Question], list[Problem]]:
     try:
-        questions, problems = load_questions(path)
+        questions, problems = load_questions(path, settings.max_question_lines, settings.max_question_bytes)
     except (OSError, UnicodeDecodeError) as exc:
         raise EvalError(f"cannot read the question file {path}: {exc}") from exc
     if not questions:

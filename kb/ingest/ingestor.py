@@ -290,12 +290,22 @@ class Ingestor:
         stored = unit.stored if unit.stored is not None else (
             self.graph.load_document(document_id(library, main.file)) if main is not None else None
         )
-        if stored is not None and len(stored.parts) > 1:
+        # A stored document is read back from its parts when attachment files join it (a late 附件3 for a parent
+        # stored alone) or when it already carries some (re-ingesting the parent keeps them).
+        if stored is not None and (main is None or len(stored.parts) > 1):
+            if not stored.parts:
+                names = ", ".join(Path(name).name for name in unit.extra_files)
+                raise IngestError(names, f"its parent document '{stored.name}' was stored without its source parts, "
+                                  "so the attachment cannot join it; upload the parent together with its attachment "
+                                  "files.")
             stored_main, stored_extras = stored_parts(stored)
             main = main or stored_main
             for extra in stored_extras:
                 extras.setdefault(extra.label, extra)
-        assert main is not None
+        if main is None:  # the parent was deleted between grouping and building
+            names = ", ".join(Path(name).name for name in unit.extra_files)
+            raise IngestError(names, "its parent document is no longer stored; upload the parent together with its "
+                              "attachment files.")
         limits = Limits(self.settings.max_attachments, self.settings.max_references, self.settings.parse_seconds)
         return build_document(
             library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags, limits

@@ -37,3 +37,36 @@ def test_an_upload_is_staged_under_the_store_and_the_folder_is_gone_after_the_in
     assert "another file of this upload has the same name" in results[2].error
     assert [p.name for p in set(seen)] == ["演练.md"]  # it was there during the ingest, in the store
     assert list((store / UPLOADS_DIR).iterdir()) == []
+
+
+def test_an_attachment_file_uploaded_after_its_parent_stored_alone_joins_it(tmp_path):
+    """Issue 21 item 10: the parent was stored as one file; its 附件 files arrive in later uploads (.md, .docx)."""
+    import docx
+
+    store = tmp_path / "store"
+    service = open_service(load_settings(env={}, store_dir=store))
+    ingestor = service.stores.ingestor
+    parent = "# 码头应急预案\n第一条 值班电话详见附件1。\n第二条 车辆清单见附件2。\n".encode()
+    table = docx.Document()
+    table.add_paragraph("附件2 车辆清单")
+    rows = table.add_table(rows=2, cols=2)
+    rows.cell(0, 0).text, rows.cell(0, 1).text = "车牌", "载重"
+    rows.cell(1, 0).text, rows.cell(1, 1).text = "浙A12345", "18吨"
+    sheet = io.BytesIO()
+    table.save(sheet)
+    sheet.seek(0)
+    try:
+        [first] = ingest_uploads(ingestor, store, [("码头应急预案.md", io.BytesIO(parent))], "port")
+        late = "值班通讯录\n调度室 0571-86001234\n".encode()
+        [one] = ingest_uploads(ingestor, store, [("码头应急预案-附件1-值班通讯录.md", io.BytesIO(late))], "port")
+        [two] = ingest_uploads(ingestor, store, [("码头应急预案-附件2-车辆清单.docx", sheet)], "port")
+        doc = service.stores.graph.load_document(first.doc_id)
+    finally:
+        service.close()
+    assert first.status == "ingested"
+    assert (one.status, one.doc_id, one.error) == ("attached", first.doc_id, None)
+    assert (two.status, two.doc_id, two.error) == ("attached", first.doc_id, None)
+    assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "值班通讯录"), ("附件2", "车辆清单")]
+    assert [(r.label, r.target) for r in doc.references] == [("附件1", "附件1"), ("附件2", "附件2")]
+    assert "调度室 0571-86001234" in doc.text and "浙A12345 | 18吨" in doc.text
+    assert doc.text.startswith("# 码头应急预案\n第一条")

@@ -1,4 +1,4 @@
-"""Hostile files and file names against the served app (issue 10, items 5, 6, 8, 9 and the upload staging folder).
+"""Hostile files and file names against the served app (issue 10, items 5, 6, 8, 9, the upload staging folder; issue 21 item 10).
 
 One malformed file is that file's error and the rest of the batch is ingested; a bad name gets a per-file reason
 or a safe name, never a 500; the size limit holds for what a .docx unpacks to; Big5 and BOM-less UTF-16 are read.
@@ -174,4 +174,20 @@ def test_bad_pdfs_and_an_xlsx_bomb_are_each_their_files_error_and_the_batch_is_i
         assert results[name]["status"] == "error" and results[name]["error"].startswith(f"{name}: ")
     assert results["坏xref.pdf"]["status"] == "ingested" and results["坏xref.pdf"]["pages"] == 1
     assert results["巡查制度.md"]["status"] == "ingested"
+    assert_healthy(app)
+
+
+def test_an_attachment_file_sent_after_its_parent_joins_it_over_http(app):
+    """Issue 21 item 10: the parent was uploaded alone; its 附件 file in a later upload is attached, never a 500."""
+    parent = "# 西湖码头巡查制度\n\n夜间巡查路线见附件2。\n".encode()
+    assert _results(_upload(app, [("西湖码头巡查制度.md".encode(), parent)], "late"))["西湖码头巡查制度.md"][
+        "status"] == "ingested"
+    late = "巡查路线\n一号泊位→二号泊位→油库。\n".encode()
+    result = _results(_upload(app, [("西湖码头巡查制度-附件2-巡查路线.md".encode(), late)], "late"))[
+        "西湖码头巡查制度-附件2-巡查路线.md"]
+    assert (result["status"], result.get("error")) == ("attached", None)
+    [doc] = app.service.stores.graph.list_documents("late")
+    stored = app.service.stores.graph.load_document(doc.id)
+    assert [(a.label, a.title) for a in stored.attachments] == [("附件2", "巡查路线")]
+    assert ("附件2", "附件2") in [(r.label, r.target) for r in stored.references]
     assert_healthy(app)

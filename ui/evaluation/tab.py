@@ -140,7 +140,8 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     def run(file: str | None, n: float | None, request: gr.Request, progress=gr.Progress()) -> tuple:
         path = Path(file) if file else bundled
         try:
-            questions, problems = load_questions(path)
+            questions, problems = load_questions(path, service.settings.max_question_lines,
+                                                  service.settings.max_question_bytes)
         except (OSError, UnicodeDecodeError) as exc:
             raise gr.Error(toast(f"读不了题目文件：{exc}")) from exc
         if not questions:
