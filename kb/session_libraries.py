@@ -112,8 +112,8 @@ class SessionLibraries:
                    for c in snapshot.stored[doc_id].chunks)
         cap = self.limits.max_bytes
         if held + incoming > cap:
-            raise UploadLimit("ANNEX_SESSION_MAX_MB", f"私有库最多存 {cap / MB:g} MB（ANNEX_SESSION_MAX_MB）：已存 "
-                              f"{held / MB:.1f} MB，这次上传 {incoming / MB:.1f} MB。请先删除私有库里的文档，"
+            raise UploadLimit("ANNEX_SESSION_MAX_MB", f"私有库最多存 {cap / MB:.3g} MB（ANNEX_SESSION_MAX_MB）：已存 "
+                              f"{held / MB:.3g} MB，这次上传 {incoming / MB:.3g} MB。请先删除私有库里的文档，"
                               "或填写口令上传到共享库。")
 
     def own(self, session: str | None) -> str | None:
