@@ -130,5 +130,8 @@ def test_no_upload_goes_below_the_free_disk_floor(tmp_path):
             message = _error(visitor.send("run_ingest", [[file], library, "", token]))
             assert "ANNEX_MIN_FREE_DISK_MB" in message, message
             assert not Path(file["path"]).exists()
+        refused = live.http.post("/api/knowledge/documents", headers={"Authorization": f"Bearer {TOKEN}"},
+                                 files=[("files", ("预案.md", _text("预案", 1).encode(), "text/markdown"))])
+        assert refused.status_code == 507 and "ANNEX_MIN_FREE_DISK_MB" in refused.text, refused.text
         assert set(live.service.read.current().documents) == before
         assert_healthy(live)
