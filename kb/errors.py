@@ -111,6 +111,14 @@ class ReservedLibrary(AnnexError):
         self.library = library
 
 
+class UploadLimit(AnnexError):
+    """An upload would pass a storage limit; `setting` names the ANNEX_ variable that sets it."""
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
 class NothingToSearch(UnknownLibrary):
     """No library this caller may see holds documents: nothing to search (never "every library")."""
 

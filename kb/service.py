@@ -11,7 +11,7 @@ from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import ReadModels
 from kb.search.rerank import EndpointReranker, LexicalReranker, Reranker
 from kb.search.retrieval import Retriever
-from kb.session_libraries import SessionLibraries
+from kb.session_libraries import SessionLibraries, VisitorLimits
 from kb.agent.pipeline import AgentPipeline
 from kb.settings import Settings
 from kb.token_guard import TokenGuard
@@ -58,7 +58,7 @@ def open_service(settings: Settings, model: ChatModel | None = None, stores: Sto
     if settings.agent_mode:
         pipeline_class = AgentPipeline
     sessions = SessionLibraries(read, stores.ingestor, settings.session_library_ttl_min * 60,
-                                forget=history.forget_documents)
+                                forget=history.forget_documents, limits=VisitorLimits.from_settings(settings))
     sessions.start()
     return Service(settings, stores, history, read, pipeline_class(settings, read, retriever, history, model), sessions,
                    TokenGuard())

@@ -18,10 +18,11 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
-from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary
+from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary, UploadLimit
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.ingest.ingestor import Ingestor
 from kb.answer.pipeline import check_storable
+from kb.settings import Settings
 from kb.search.readmodels import LibraryReads, ReadModels, Reads
 from kb.turn import TurnRequest
 
@@ -29,6 +30,7 @@ logger = logging.getLogger(__name__)
 SWEEP_STEP_DOCUMENTS = 1  # documents deleted per step: a step holds the ingestor's lock for one document only
 SWEEP_PAUSE_SECONDS = 0.05  # between steps while a sweep has more to delete
 SWEEP_PERIOD_SECONDS = 30.0  # between checks for libraries past their time limit
+MB = 1024 * 1024
 
 
 def check_shared_name(library: str) -> str:
@@ -36,6 +38,19 @@ def check_shared_name(library: str) -> str:
     if is_private(library):
         raise ReservedLibrary(library, PRIVATE_PREFIX)
     return library
+
+
+@dataclass(frozen=True)
+class VisitorLimits:
+    """What visitors may store: files per upload, bytes per private library, private libraries at once; 0: no cap."""
+
+    max_files: int = 0
+    max_bytes: int = 0
+    max_libraries: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> VisitorLimits:
+        return cls(settings.session_max_files, int(settings.session_max_mb * MB), settings.max_session_libraries)
 
 
 @dataclass(frozen=True)
@@ -49,8 +64,10 @@ class SessionLibraries:
 
     def __init__(self, read: ReadModels, ingestor: Ingestor, ttl_seconds: float,
                  clock: Callable[[], float] = time.monotonic,
-                 forget: Callable[[Sequence[str]], object] = lambda doc_ids: None) -> None:
+                 forget: Callable[[Sequence[str]], object] = lambda doc_ids: None,
+                 limits: VisitorLimits = VisitorLimits()) -> None:
         self.read = read
+        self.limits = limits
         self.ingestor = ingestor
         self.forget = forget  # drops the conversations that quoted deleted private documents (History)
         self.ttl = ttl_seconds
@@ -61,15 +78,43 @@ class SessionLibraries:
         self._stopped = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def library_for_upload(self, session: str) -> str:
-        """The session's private library (created on first use); restarts its time limit."""
+    def library_for_upload(self, session: str, sizes: Sequence[int] = ()) -> str:
+        """The session's private library (created on first use) for an upload of files of these byte sizes;
+        restarts its time limit. UploadLimit, changing nothing, when the upload would pass a visitor's limit."""
         if not session:
             raise AnnexError("This upload has no browser session; reload the page and upload again.")
-        with self._lock:
+        limits = self.limits
+        if limits.max_files and len(sizes) > limits.max_files:
+            raise UploadLimit("ANNEX_SESSION_MAX_FILES", f"一次上传最多 {limits.max_files} 个文件"
+                              f"（ANNEX_SESSION_MAX_FILES），这次有 {len(sizes)} 个：请分批上传，或填写口令上传到共享库。")
+        with self._lock:  # the check and the new entry together: two new sessions cannot both take the last place
             entry = self._entries.get(session)
+            if entry is None:
+                self._check_room()
             library = entry.library if entry else PRIVATE_PREFIX + uuid.uuid4().hex[:16]
+            if limits.max_bytes:
+                self._check_size(library, sum(sizes))
             self._entries[session] = _Entry(library, self.clock())
         return library
+
+    def _check_room(self) -> None:
+        """UploadLimit when as many private libraries as allowed are alive (owned, or still being swept)."""
+        cap = self.limits.max_libraries
+        alive = {e.library for e in self._entries.values()} | {x for x in self.read.current().libraries if is_private(x)}
+        if cap and len(alive) >= cap:
+            raise UploadLimit("ANNEX_MAX_SESSION_LIBRARIES", f"访客私有库已满：同时最多 {cap} 个"
+                              "（ANNEX_MAX_SESSION_LIBRARIES）。请等其他访客的私有库到期后再试，或填写口令上传到共享库。")
+
+    def _check_size(self, library: str, incoming: int) -> None:
+        """UploadLimit when the library's stored text plus the upload's bytes would pass the per-session cap."""
+        snapshot = self.read.current()
+        held = sum(len(c.text.encode("utf-8")) for doc_id, d in snapshot.documents.items() if d.library == library
+                   for c in snapshot.stored[doc_id].chunks)
+        cap = self.limits.max_bytes
+        if held + incoming > cap:
+            raise UploadLimit("ANNEX_SESSION_MAX_MB", f"私有库最多存 {cap / MB:.3g} MB（ANNEX_SESSION_MAX_MB）：已存 "
+                              f"{held / MB:.3g} MB，这次上传 {incoming / MB:.3g} MB。请先删除私有库里的文档，"
+                              "或填写口令上传到共享库。")
 
     def own(self, session: str | None) -> str | None:
         """The session's private library id, if it has one that is not past its time limit."""

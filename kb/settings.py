@@ -52,7 +52,11 @@ class Settings:
     agent_mode: bool = False  # an OpenAI-compatible model with tool calling routes between the tools
     api_token: str = ""  # required for writes to the shared libraries (HTTP Bearer, or the UI's token field)
     session_library_ttl_min: float = 60.0  # a visitor's private library goes this long after its last upload
-    max_file_mb: float = 50.0
+    max_file_mb: float = 50.0  # per file, Gradio's /gradio_api/upload included; shared and private uploads alike
+    session_max_files: int = 20  # files in one visitor (no token) upload
+    session_max_mb: float = 20.0  # text one visitor's private library may hold, with the upload's files counted in
+    max_session_libraries: int = 20  # visitors' private libraries alive at once, across all sessions
+    min_free_disk_mb: float = 500.0  # an upload is refused when it would leave the store's disk with less free
     max_attachments: int = 500  # attachments one document may hold; a file past it is refused, named on its result
     max_references: int = 20000  # references one document may make; likewise
     parse_seconds: float = 60.0  # time one document's reading may take before the file is refused; 0: no limit

@@ -26,12 +26,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from kb.errors import (AnnexError, InvalidRequest, ReadOnlyConversation, ReservedLibrary, TooManyTokens,
-                       UnknownConversation, UnknownDocument, UnknownLibrary)
+                       UnknownConversation, UnknownDocument, UnknownLibrary, UploadLimit)
 from kb.answer.events import Event, jsonable
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
 from kb.ingest.formats import SHOWN
-from kb.ingest.uploads import ingest_uploads
+from kb.ingest.uploads import check_free_disk, ingest_uploads
 from kb.answer.fold import fold_events
 
 _DEFAULTS = TurnRequest("")
@@ -279,6 +279,11 @@ def api_router(service: Any) -> APIRouter:
             reserved = ReservedLibrary(library.strip(), PRIVATE_PREFIX)
             raise _error(400, ["body", "library"], str(reserved), "invalid_value")
         extra_tags = [t.strip() for t in tags.replace("，", ",").split(",") if t.strip()]
+        try:
+            check_free_disk(service.settings.store_dir, sum(f.size or 0 for f in files),
+                            service.settings.min_free_disk_mb)
+        except UploadLimit as exc:
+            raise _error(507, ["body", "files"], str(exc), "disk_full") from exc
         sent = [(f.filename or "", f.file) for f in files]  # names are checked per file: a bad one is its own error
         results = ingest_uploads(service.stores.ingestor, service.settings.store_dir, sent, library.strip() or None,
                                  tags=extra_tags)

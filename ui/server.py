@@ -24,7 +24,9 @@ def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -
     # text — to deep_links/*/state.json, kept for ever; a conversation link (?conversation=<id>) shares instead.
     app.add_api_route("/gradio_api/deep_link", _no_deep_links, methods=["GET"], include_in_schema=False)
     demo = build_demo(service, extensions)
-    return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server, **look())
+    # max_file_size: Gradio's /gradio_api/upload refuses (413) a file over ANNEX_MAX_FILE_MB while it streams in.
+    return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server,
+                               max_file_size=service.settings.max_file_bytes, **look())
 
 
 def _no_deep_links() -> PlainTextResponse:

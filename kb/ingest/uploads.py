@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator, Sequence
 
-from kb.errors import ParseError
+from kb.errors import ParseError, UploadLimit
 from kb.ingest.ingestor import Ingestor, Progress
 from kb.model import IngestResult
 from kb.ingest.presplit import presplit_name
@@ -49,6 +49,18 @@ def upload_name(sent: str) -> str:
         raise ParseError(shown, f"{over}, and shortening it would lose its 附件 label; shorten the name (the part "
                                 "before 附件N) and upload it again.")
     return short.rstrip() + ext
+
+
+def check_free_disk(store_dir: Path, incoming: int, floor_mb: float) -> None:
+    """UploadLimit when storing `incoming` bytes would leave the store's disk with less than floor_mb MB free."""
+    root = Path(store_dir)
+    while not root.exists() and root != root.parent:  # the store folder may not exist yet: measure its disk
+        root = root.parent
+    free = shutil.disk_usage(root).free
+    if floor_mb > 0 and free - incoming < floor_mb * 1024 * 1024:
+        raise UploadLimit("ANNEX_MIN_FREE_DISK_MB", f"服务器磁盘空间不足：存储目录所在磁盘只剩 {free / 2**20:.0f} MB，"
+                          f"上传后须至少留 {floor_mb:g} MB（ANNEX_MIN_FREE_DISK_MB）。请删除不用的文档，或请管理员"
+                          "清理磁盘后再试。")
 
 
 @contextmanager

@@ -16,13 +16,13 @@ import gradio as gr
 import gradio.utils as gradio_utils
 import plotly.graph_objects as go
 
-from kb.errors import ReservedLibrary, TooManyTokens
+from kb.errors import ReservedLibrary, TooManyTokens, UploadLimit
 from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.service import Service
 from kb.session_libraries import check_shared_name, is_private
 from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
                           ingest_results_html, library_choices, lifetime)
-from kb.ingest.uploads import ingest_uploads
+from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.safe import toast
 
@@ -54,8 +54,14 @@ class KnowledgeBase:
                 raise gr.Error(toast(f"“{library}”不能作共享库名：以 session- 开头的名字留给访客的私有库。")) from exc
         elif not session:
             raise gr.Error(toast("这次上传没有浏览器会话，无法放进私有库：请刷新页面后重新上传。"))
-        else:
-            library = self.sessions.library_for_upload(session)
+        sizes = [_size(f) for f in files]
+        try:
+            check_free_disk(self.service.settings.store_dir, sum(sizes), self.service.settings.min_free_disk_mb)
+            if not shared:
+                library = self.sessions.library_for_upload(session or "", sizes)
+        except UploadLimit as exc:
+            discard_uploads(files)  # refused: Gradio's copies go too, nothing of the upload is kept
+            raise gr.Error(toast(str(exc))) from exc
         tag_list = tuple(t.strip() for t in _text(tags).replace("，", ",").split(",") if t.strip())
 
         def report(done: int, total: int, what: str) -> None:
@@ -240,6 +246,14 @@ def discard_uploads(files: Sequence[str]) -> None:
         path.unlink(missing_ok=True)
         with contextlib.suppress(OSError):  # the folder still holds another upload
             path.parent.rmdir()
+
+
+def _size(name: str) -> int:
+    """An uploaded file's size in bytes; 0 if Gradio's copy is gone (its ingest then reports the file)."""
+    try:
+        return Path(name).stat().st_size
+    except OSError:
+        return 0
 
 
 def _filter_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
