@@ -16,7 +16,11 @@ _HEADING = re.compile(
 # The block annex-rag itself appends after the answer; never read it back as the model's section.
 _CONTENT_BLOCK = re.compile(r"^\s*(?:\*\*)?" + ATTACHMENT_BLOCK_TITLE, re.M)
 _BULLET = re.compile(r"^\s*(?:[-*+•·]|\d+[.、)）]|[（(]\d+[)）]|[①-⑳])\s*")
-_CITATION = re.compile(r"\s*[-–—]?\s*\[[^\]]*\]\((?:CITE|cite)[^)]*\)|\s*\[\d+(?:[,，]\s*\d+)*\]|\s*\[\^?\d+\]")
+# The whitespace before a citation goes with it, read once from the start of its run (a lookbehind and possessive
+# runs): `\s*[-]?\s*` tried at every space of a long run was cubic (4,000 spaces: 31 s).
+_CITATION = re.compile(
+    r"(?<!\s)\s*+(?:[-–—]\s*+)?\[[^\[\]]*\]\((?:CITE|cite)[^)]*\)|(?<!\s)\s*+\[\d+(?:[,，]\s*\d+)*\]|(?<!\s)\s*+\[\^?\d+\]"
+)
 _NONE = re.compile(r"^(?:无|没有|暂无|none|n/?a|—|-)[。.]?$", re.I)
 _SPLIT_INLINE = re.compile(r"[；;]|[、，,](?=\s*(?:附件|附录|附表))")
 

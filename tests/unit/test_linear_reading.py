@@ -93,3 +93,21 @@ def test_a_document_past_the_caps_is_refused_naming_the_setting():
     cited = "详见附件1。" * 50 + "\n\n附件1：表\n\n内容\n"
     with pytest.raises(ParseError, match="50 references, over the ANNEX_MAX_REFERENCES limit of 40"):
         build_document("lib", ParsedFile("文.md", "文.md", "# 预案\n" + cited, "h"), limits=Limits(references=40))
+
+
+@pytest.mark.parametrize("run", [" ", "\u3000", " - ", "[", "[1,"])
+def test_the_answer_section_reader_grows_linearly_with_a_run_in_a_line(run):
+    """A 相关附件 line is read by the post-answer hop: a model (or a quoted document) may write any run into it."""
+    from kb.answer.section import extract_section
+
+    def seconds(n: int) -> float:
+        answer = "答案。\n\n**相关附件**\n- 附件1-" + run * n + "表 [1]\n"
+        best = float("inf")
+        for _ in range(REPEATS):
+            began = time.perf_counter()
+            extract_section(answer)
+            best = min(best, time.perf_counter() - began)
+        return best
+
+    small, large = seconds(2000), seconds(4000)
+    assert large < max(small, 1e-3) * MAX_RATIO, (small, large)
