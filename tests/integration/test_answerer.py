@@ -262,15 +262,6 @@ def test_what_is_counted_stands_beside_its_number_and_an_article_number_counts_n
 shared = pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
 
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("real")))
-    results = svc.stores.ingestor.ingest(sorted(SHARED_CORPUS.glob("zh_*")), "real")
-    assert not [r.error for r in results if r.error]
-    yield svc
-    svc.close()
-
-
 @shared
 @pytest.mark.parametrize("question, label, expected", [
     ("喜来登酒店北侧和东侧分别临近哪里？", "附件1", ["丰镐东路", "西安饭庄丰登路店"]),

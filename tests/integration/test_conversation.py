@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from kb.answer.prompts import NO_ANSWER
-from kb.service import open_service
-from kb.settings import load_settings
 from tests.conftest import SHARED_CORPUS, needs_shared_corpus
 from tests.integration.test_pipeline import turn
 
@@ -54,15 +52,6 @@ def test_a_follow_up_the_corpus_cannot_answer_declines(service):
 
 
 # --- follow-ups on the real documents of ../shared/corpus (documents nobody here wrote) ------------------------------
-
-@pytest.fixture(scope="module")
-def real(tmp_path_factory):
-    svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("real")))
-    results = svc.stores.ingestor.ingest(sorted(SHARED_CORPUS.glob("zh_*")), "real")
-    assert not [r.error for r in results if r.error]
-    yield svc
-    svc.close()
-
 
 @needs_shared_corpus
 @pytest.mark.parametrize(("earlier", "question", "shown"), [
