@@ -2,36 +2,22 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Sequence
 
 from kb.ingest.splitting import split_attachments
 from kb.ingest.chunking import chunk_document
 from kb.errors import ParseError
 from kb.model import Attachment, Document, ParsedFile, Part
-from kb.text import unspace
 from kb.ingest.references import extract_references
+from kb.ingest.titles import document_title
 
 PART_SEPARATOR = "\n\n"
 # How annex-rag reads a file into attachments, references and chunks. Raise it whenever the same file would be read
 # differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
 # bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
-READING_VERSION = 3
-TITLE_WINDOW = 600  # a document's title sits in its first lines (a cover: number, issuer, title, date)
-TITLE_LINES = 12
-MAX_TITLE = 40
-# What a title names: the kind of document it is (…应急预案, …管理办法, …实施细则, …法).
-DOCUMENT_KINDS = tuple(
-    "预案 办法 条例 规定 细则 方案 制度 规范 规则 规程 标准 指南 指引 准则 章程 通知 决定 意见 计划 规划 报告 手册 "
-    "须知 守则 法 决议 纲要 导则".split())
-FRONT_MATTER = frozenset("目录 目次 前言 批准页 发布令 签发页 修订记录 封面".split())
-_NOT_TITLE = re.compile(r"[。！？；!?;，,：:|]")
-_DATE_LINE = re.compile(r"^[0-9０-９〇零一二三四五六七八九十]+年([0-9０-９〇零一二三四五六七八九十]+月)?([0-9０-９〇零一二三四五六七八九十]+日)?$")
-_QUALIFIER = re.compile(r"[（(][^（()）]{1,12}[)）]$")  # 企业风险评估指南（试行）, …预案（2024版）
-_LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七八九十百]+[章节条])|^[0-9０-９一二三四五六七八九十]+[、.．]")
+READING_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -107,7 +93,8 @@ def build_document(
         structural.extend(s for s in first.structural if s[0] == start)
     limits.check_count(main.file, "attachments", len(attachments), limits.attachments, "ANNEX_MAX_ATTACHMENTS")
     limits.check_time(main.file, began, "its attachment files")
-    references = extract_references(text, attachments, structural, document_title=_title(main))
+    title = document_title(main)
+    references = extract_references(text, attachments, structural, document_title=title)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
     limits.check_time(main.file, began, "linking its references")
     chunks = chunk_document(doc_id, text, attachments, target, cap)
@@ -119,7 +106,7 @@ def build_document(
         id=doc_id,
         library=library,
         name=main.file,
-        title=_title(main),
+        title=title,
         text=text,
         content_hash=digest,
         parts=tuple(parts),
@@ -150,34 +137,6 @@ def stored_parts(doc: Document) -> tuple[ParsedFile, list[AttachmentFile]]:
                             pages=tuple(p - part.start for p in part.pages))
         extras.append(AttachmentFile(parsed, att.kind, att.label, att.title))
     return main, extras
-
-
-def _title(main: ParsedFile) -> str:
-    """The first top-level heading near the start, else the title line of its first lines, else the file name
-    without extension."""
-    for heading in main.headings:
-        if heading.start > 500:
-            break
-        title = main.text[heading.start : heading.end].lstrip("# ").strip()
-        if title and heading.level == 1:
-            return unspace(title)
-    return unspace(title_line(main.text)) or Path(main.file).stem
-
-
-def title_line(text: str) -> str:
-    """The line of a document's first lines a reader takes for its title: the first short line without sentence
-    punctuation that names a kind of document (西安喜来登大酒店生产安全事故应急预案 under 应急预案编号：…, the
-    company's name), else the first such line at all; "" when none looks like a title."""
-    lines = [line.strip().lstrip("#").strip() for line in text[:TITLE_WINDOW].splitlines()]
-    candidates = [line for line in lines if line][:TITLE_LINES]
-    titles = [line for line in candidates if _looks_like_title(line)]
-    named = next((t for t in titles if _QUALIFIER.sub("", t).endswith(DOCUMENT_KINDS)), "")
-    return named or next(iter(titles), "")
-
-
-def _looks_like_title(line: str) -> bool:
-    return (2 <= len(line) <= MAX_TITLE and not _NOT_TITLE.search(line) and line not in FRONT_MATTER
-            and not _DATE_LINE.match(line.replace(" ", "")) and not _LABEL_LINE.match(line))
 
 
 def _first_line(text: str) -> str:

@@ -6,6 +6,8 @@ vectors, BM25 for words), and the larger of the two. The best hit scores 1.0; th
 keeps chunks at least 70% as relevant as the best one by either retriever. Ranking uses RRF (k = 60).
 Whether the knowledge base holds an answer at all is the answerer's call, not the threshold's. A document's best
 chunk that cites an attachment is kept even under the threshold (see keep()): it leads to content it does not show.
+And a few attachment chunks above the threshold keep a place past topK: a document's many body chunks would
+otherwise push out the table that holds the answer (keep()).
 """
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from kb.search.vectors import VectorHit, VectorStore
 
 RRF_K = 60
 CANDIDATES = 50  # per retriever, before threshold and topK
+# Attachment chunks that keep a place among the hits by their own relevance, however the body chunks rank. Found by
+# one retriever alone (the words of a phone table, not its vector), a table ranks ~30th by RRF behind twenty body
+# chunks that both retrievers find; 2 places brought dev reached 0.984 → … (the contact tables of 附件5).
+ATTACHMENT_PLACES = 2
 
 
 class Retriever:
@@ -39,8 +45,9 @@ class Retriever:
     def retrieve(self, query: str, request: TurnRequest, leads: bool = True) -> list[Hit]:
         """The top-k hits above the threshold, best first, with neighbours when expansion is on.
 
-        `leads`: keep a document's best chunk that cites an attachment under the threshold (keep()). Which chunks
-        cite one is the graph's REFERENCES edges, so a baseline without the graph retrieves without them."""
+        `leads`: keep a document's best chunk that cites an attachment under the threshold, and the best attachment
+        chunks above it past topK (keep()). Which chunks cite one is the graph's REFERENCES edges, and attachments as
+        places of their own are the graph's nodes, so a baseline without the graph retrieves without them."""
         index = self.bm25()
         # Explicit, always: "every library" is every library the read model knows, never whatever Chroma holds
         # (an upload's vectors land batch by batch before its graph commit makes the read model know it).
@@ -55,7 +62,8 @@ class Retriever:
                        if h.library in libraries and index.holds(h.doc_id)]  # never one the read model lacks
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
         hits = fuse(vector_hits, word_hits)
-        hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset())
+        hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset(),
+                    ATTACHMENT_PLACES if leads else 0)
         if request.enable_rerank and hits:
             scores = self.reranker.scores(query, [h.text for h in hits])
             order = sorted(range(len(hits)), key=lambda i: -scores[i])
@@ -80,14 +88,18 @@ class Retriever:
         return out
 
 
-def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[str]) -> list[Hit]:
+def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[str], places: int = 0) -> list[Hit]:
     """The hits at or above the threshold (top_k of them), plus, per document they come from, its best chunk that
-    cites an attachment when none of its kept chunks does.
+    cites an attachment when none of its kept chunks does, and up to `places` attachment chunks above the threshold
+    that rank below top_k, best score first, of attachments no kept chunk belongs to.
 
     A chunk such as "禁止倾倒附件一所列的废弃物" stands for content its own words do not show: a question that names
-    the law matches the law's other chunks better, and the threshold would cut the one way to 附件一.
+    the law matches the law's other chunks better, and the threshold would cut the one way to 附件一. A table such
+    as 外部应急通讯录 matches the question's words (医院, 电话) as well as any body chunk, but only by its words: RRF
+    ranks it below every chunk both retrievers find, and topK would cut the answer itself.
     """
-    kept = [h for h in hits if h.score >= threshold][:top_k]
+    above = [h for h in hits if h.score >= threshold]
+    kept = above[:top_k]
     docs = {h.doc_id for h in kept}
     leading = {h.doc_id for h in kept if h.chunk_id in citing}
     leads: list[str] = []  # in rank order
@@ -95,8 +107,15 @@ def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[st
         if h.doc_id in docs and h.doc_id not in leading and h.chunk_id in citing and h.score < threshold:
             leading.add(h.doc_id)
             leads.append(h.chunk_id)
-    room = max(1, top_k - len(leads))  # topK still bounds the whole: leads take the places of the weakest hits
-    chosen = {h.chunk_id for h in kept[:room]} | set(leads[: top_k - min(room, len(kept))])
+    owners = {(h.doc_id, h.attachment) for h in kept if h.attachment}
+    placed: list[str] = []
+    for h in sorted(above[top_k:], key=lambda h: -h.score):  # stable: RRF order on ties
+        if len(placed) < places and h.attachment and h.doc_id in docs and (h.doc_id, h.attachment) not in owners:
+            owners.add((h.doc_id, h.attachment))
+            placed.append(h.chunk_id)
+    extra = leads + placed
+    room = max(1, top_k - len(extra))  # topK still bounds the whole: the extra take the places of the weakest hits
+    chosen = {h.chunk_id for h in kept[:room]} | set(extra[: top_k - min(room, len(kept))])
     return [h for h in hits if h.chunk_id in chosen]
 
 

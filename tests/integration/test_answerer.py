@@ -132,6 +132,19 @@ def test_a_documents_best_citing_chunk_is_kept_under_the_threshold():
     assert [h.chunk_id for h in keep(hits, 0.7, 20, frozenset({"a0", "a2"}))] == ["a0"]
 
 
+def test_an_attachment_chunk_above_the_threshold_keeps_a_place_past_top_k():
+    def hit(cid: str, doc: str, score: float, attachment: str = "") -> Hit:
+        return Hit(cid, doc, "lib", attachment, 0, 0, 1, cid, score)
+
+    # RRF order: body chunks both retrievers found first, then tables found by their words alone
+    hits = [hit(f"a{i}", "A", 0.9) for i in range(4)] + [hit("t5", "A", 0.8, "附件5"), hit("t6", "A", 0.95, "附件6"),
+                                                           hit("t6b", "A", 0.9, "附件6"), hit("c1", "C", 0.99, "附件1")]
+    kept = [h.chunk_id for h in keep(hits, 0.7, 3, frozenset(), places=2)]
+    # best score first, one chunk per attachment, only of a document the kept hits come from; topK bounds the whole
+    assert kept == ["a0", "t5", "t6"]
+    assert [h.chunk_id for h in keep(hits, 0.7, 3, frozenset())] == ["a0", "a1", "a2"]  # a baseline: topK alone
+
+
 TWINS = {
     # Two plans written from one template: the same rows, different facts.
     "北湾化工园区防汛应急预案.md": "\n".join([

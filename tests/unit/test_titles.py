@@ -23,6 +23,16 @@ def _titled(text: str, name: str = "plan_2024.txt") -> str:
     ("目录\n\n示范县城市供水管理办法（试行）\n\n第一条 为了加强城市供水管理，制定本办法。", "示范县城市供水管理办法（试行）"),
     # no line names a kind of document: the first line that looks like a title
     ("东湖街道防汛工作要点\n\n一、今年汛期的工作重点是排查易涝点。", "东湖街道防汛工作要点"),
+    # a title that does not say whose it is belongs to the issuer beside it on the cover
+    ("应急预案编号：XX-01\n\n某某酒店有限公司\n生产安全事故应急预案\n\n某某酒店有限公司\n二〇二四年四月\n\n批准页",
+     "某某酒店有限公司生产安全事故应急预案"),
+    ("火灾事故应急预案\n编制单位：某某物业管理有限公司\n2024年1月\n\n为了规范火灾事故的应急处置，制定本预案。",
+     "某某物业管理有限公司火灾事故应急预案"),
+    # a standard's cover: the series line and its number, then the title (not 中华人民共和国国家标准)
+    ("ICS 13.200\nCCS C 68\n\n中华人民共和国国家标准\n\nGB/T 45839—2025\n代替 GB/T 1234—2010\n\n"
+     "危险化学品企业安全风险评估导则\nGuidelines for safety risk assessment\n\n2025-05-30发布\n国家市场监督管理总局 发布",
+     "危险化学品企业安全风险评估导则"),
+    ("某市人民政府文件\n某政发〔2024〕3号\n\n某市人民政府关于印发某某办法的通知\n\n各区县人民政府：", "某市人民政府关于印发某某办法的通知"),
 ])
 def test_the_title_line_of_a_document_without_headings(text, title):
     assert _titled(text) == title
@@ -32,6 +42,7 @@ def test_the_title_line_of_a_document_without_headings(text, title):
     "为了规范火灾事故的应急处置，根据有关规定，制定本预案。本预案适用于本公司。",  # a sentence is not a title
     "附件1：应急物资清单\n1．灭火器：20具",  # an attachment header, a list item
     "2024年6月\n\n第一条 本办法自发布之日起施行。",
+    "（一）基本条件\n\n申请人应当具备下列条件。",  # a section's heading is not the document's title
 ])
 def test_no_title_line_falls_back_to_the_file_name(text):
     assert _titled(text) == "plan_2024"
@@ -42,7 +53,21 @@ def test_a_top_heading_is_the_title(tmp_path):
     assert build_document("lib", parse_file(tmp_path / "a.md", 1 << 20)).title == "某某公司安全检查制度"
 
 
+def test_a_top_heading_that_is_a_section_or_a_series_is_not_the_title(tmp_path):
+    (tmp_path / "a.md").write_text("# （一）基本条件\n\n某某公司安全检查制度\n\n正文。\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("# 中华人民共和国国家标准\n\nGB/T 45839—2025\n\n# 企业安全生产标准化基本规范\n\n"
+                                   "## 1 范围\n\n本文件规定了……\n", encoding="utf-8")
+    assert build_document("lib", parse_file(tmp_path / "a.md", 1 << 20)).title == "某某公司安全检查制度"
+    assert build_document("lib", parse_file(tmp_path / "b.md", 1 << 20)).title == "企业安全生产标准化基本规范"
+
+
 @pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
 def test_the_real_hotel_plan_is_titled_by_its_cover():
     doc = build_document("shared", parse_file(SHARED_CORPUS / "zh_plan_sheraton_xian_2024.txt", 50 << 20))
     assert doc.title == "西安喜来登大酒店生产安全事故应急预案"  # not the file name, not the company above it
+
+
+@pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
+def test_the_real_twin_plan_is_titled_with_the_hotel_its_cover_names():
+    doc = build_document("shared", parse_file(SHARED_CORPUS / "zh_plan_ziyingtai_hotel_2024.txt", 50 << 20))
+    assert doc.title == "西安新兴紫楹台酒店有限公司生产安全事故应急预案"  # its title line alone says 生产安全事故应急预案

@@ -1,0 +1,117 @@
+"""A document's title as a reader finds it on its first page: the top heading, else the title line of its cover."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from kb.model import ParsedFile
+from kb.text import unspace
+
+TITLE_WINDOW = 600  # a document's title sits in its first lines (a cover: number, issuer, title, date)
+TITLE_LINES = 12
+HEADING_WINDOW = 500  # a top heading further down is a section's, not the document's
+MAX_TITLE = 40
+MAX_JOINED = 64  # an issuer and a title read as one (西安新兴紫楹台酒店有限公司生产安全事故应急预案)
+# What a title names: the kind of document it is (…应急预案, …管理办法, …实施细则, …法).
+DOCUMENT_KINDS = tuple(
+    "预案 办法 条例 规定 细则 方案 制度 规范 规则 规程 标准 指南 指引 准则 章程 通知 决定 意见 计划 规划 报告 手册 "
+    "须知 守则 法 决议 纲要 导则".split())
+# What an organisation's name ends with: the issuer on a cover (某某酒店有限公司, 某某区应急管理局, 某某街道办事处).
+ORGANISATIONS = tuple(
+    "公司 集团 酒店 饭店 宾馆 医院 学校 学院 大学 中心 委员会 办公室 办事处 政府 街道 研究院 研究所 协会 银行 工厂 园区 "
+    "局 厅 部 署 院 社 所 站 厂 处 会".split())
+FRONT_MATTER = frozenset("目录 目次 前言 批准页 发布令 签发页 修订记录 封面".split())
+_NOT_TITLE = re.compile(r"[。！？；!?;，,：:|]")
+_DATE_LINE = re.compile(r"^[0-9０-９〇零一二三四五六七八九十]+年([0-9０-９〇零一二三四五六七八九十]+月)?([0-9０-９〇零一二三四五六七八九十]+日)?$")
+_QUALIFIER = re.compile(r"[（(][^（()）]{1,12}[)）]$")  # 企业风险评估指南（试行）, …预案（2024版）
+# An attachment header, an article, a numbered or bracketed section heading (一、总则, 1.2 适用范围, （一）基本条件).
+_LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七八九十百]+[章节条])|^[0-9０-９一二三四五六七八九十]+[、.．]"
+                         r"|^[（(][0-9０-９一二三四五六七八九十]+[)）]|^[0-9]+(\.[0-9]+)+\s")
+# A standard's or a notice's number on its cover (GB/T 45839—2025, DB61/T 1234-2020, 国发〔2011〕35号): the line above
+# it names the series (中华人民共和国国家标准), the title comes below it.
+_NUMBER_LINE = re.compile(r"^[A-Z]{1,4}(/[A-Z]{1,2})?\s*[0-9]+(\.[0-9]+)*\s*[—–\-－]+\s*[0-9]{4}$"
+                          r"|^\S{1,8}〔[0-9]{4}〕[0-9]+号$")
+_REPLACES = ("代替", "替代", "部分代替")  # 代替 GB/T 1234—2010, under a standard's number
+_HAN = re.compile("[\u4e00-\u9fff]")
+# 编制单位：某某公司 — the issuer named in a field of the cover
+_ISSUER_FIELD = re.compile(r"^(?:编制单位|发布单位|制定单位|单位名称|编制|发布)[：:]\s*(\S.*)$")
+
+
+def document_title(main: ParsedFile) -> str:
+    """The first top-level heading near the start that is not a section's, else the title line of its first lines,
+    else the file name without extension."""
+    below = _title_below_number(_cover_lines(main.text))
+    if below:
+        return unspace(below)
+    for heading in main.headings:
+        if heading.start > HEADING_WINDOW:
+            break
+        title = main.text[heading.start : heading.end].lstrip("# ").strip()
+        if title and heading.level == 1 and not _LABEL_LINE.match(title):
+            return unspace(title)
+    return unspace(title_line(main.text)) or Path(main.file).stem
+
+
+def title_line(text: str) -> str:
+    """The line of a document's first lines a reader takes for its title: the first short line without sentence
+    punctuation that names a kind of document (西安喜来登大酒店生产安全事故应急预案 under 应急预案编号：…, the
+    company's name), else the first such line at all; "" when none looks like a title.
+
+    A series line above a standard's number (中华人民共和国国家标准 / GB/T 45839—2025) is not the title: the line
+    after the number is. A title that does not say whose it is (生产安全事故应急预案) is the issuer's whose name
+    stands beside it on the cover (西安新兴紫楹台酒店有限公司 above it, or 编制单位：… around it)."""
+    candidates = _cover_lines(text)
+    below = _title_below_number(candidates)
+    if below:
+        return below
+    titled = [(i, line) for i, line in enumerate(candidates) if _looks_like_title(line)]
+    named = next(((i, t) for i, t in titled if _QUALIFIER.sub("", t).endswith(DOCUMENT_KINDS)), None)
+    if named is None:
+        return next((t for _, t in titled), "")
+    at, title = named
+    issuer = "" if _names_whose(title) else _issuer_beside(candidates, at)
+    return issuer + title if issuer and len(issuer + title) <= MAX_JOINED else title
+
+
+def _cover_lines(text: str) -> list[str]:
+    lines = [line.strip().lstrip("#").strip() for line in text[:TITLE_WINDOW].splitlines()]
+    return [line for line in lines if line][:TITLE_LINES]
+
+
+def _title_below_number(lines: list[str]) -> str:
+    """The title under a series line and its number (中华人民共和国国家标准 / GB/T 45839—2025 / 代替… / the title);
+    "" when the cover has no number under a line."""
+    at = next((i for i, line in enumerate(lines) if i and _NUMBER_LINE.match(line)), None)
+    if at is None:
+        return ""
+    return next((line for line in lines[at + 1:] if _looks_like_title(line) and not line.startswith(_REPLACES)), "")
+
+
+def _looks_like_title(line: str) -> bool:
+    return (2 <= len(line) <= MAX_TITLE and not _NOT_TITLE.search(line) and line not in FRONT_MATTER
+            and not _DATE_LINE.match(line.replace(" ", "")) and not _LABEL_LINE.match(line)
+            and not _NUMBER_LINE.match(line) and bool(_HAN.search(line)))
+
+
+def _names_whose(title: str) -> bool:
+    """Whether a title names an organisation or a place of its own (某某公司火灾事故应急预案, 示范市…办法)."""
+    words = _QUALIFIER.sub("", title)
+    return any(org in words for org in ORGANISATIONS) or bool(re.search(r"[省市县区镇乡村]", words))
+
+
+def _issuer_beside(lines: list[str], at: int) -> str:
+    """The organisation named on the line just above the title, else just below it, else in an issuer field of the
+    cover; "" when none."""
+    for line in (lines[at - 1] if at else "", lines[at + 1] if at + 1 < len(lines) else ""):
+        if _is_organisation(line):
+            return line
+    for line in lines:
+        field = _ISSUER_FIELD.match(line)
+        if field and _is_organisation(field.group(1).strip()):
+            return field.group(1).strip()
+    return ""
+
+
+def _is_organisation(line: str) -> bool:
+    return (2 < len(line) <= MAX_TITLE and not _NOT_TITLE.search(line) and line.endswith(ORGANISATIONS)
+            and not line.endswith(DOCUMENT_KINDS))
