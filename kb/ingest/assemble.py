@@ -78,6 +78,7 @@ def build_document(
     limits.check_time(main.file, began, "splitting its attachments")
     attachments = list(split.attachments)
     structural = list(split.structural)
+    nested = dict(split.parts)  # 附表1-1 → 附件1: a table read as part of the attachment it sits in
     inline = {a.label for a in attachments}
     for extra in sorted(extras, key=lambda e: _label_order(e.label)):
         if extra.label in inline:
@@ -91,10 +92,11 @@ def build_document(
         attachments.append(Attachment(extra.label, extra.kind, extra.label[len(extra.kind) :], title, start, end))
         first = split_attachments(text, start, start + len(extra.parsed.text))
         structural.extend(s for s in first.structural if s[0] == start)
+        nested.update((label, extra.label) for label in first.parts)
     limits.check_count(main.file, "attachments", len(attachments), limits.attachments, "ANNEX_MAX_ATTACHMENTS")
     limits.check_time(main.file, began, "its attachment files")
     title = document_title(main)
-    references = extract_references(text, attachments, structural, document_title=title)
+    references = extract_references(text, attachments, structural, document_title=title, parts=nested)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
     limits.check_time(main.file, began, "linking its references")
     chunks = chunk_document(doc_id, text, attachments, target, cap)

@@ -47,6 +47,7 @@ _RAW_TEXT = frozenset({"script", "style", "pre", "textarea"})
 _TABLE_ROW = re.compile(r"^\|.*\|\s*$")  # a table's row as _row() writes it
 _STRUCTURE = re.compile(rf"^[#*\s]*(?:{KIND}(?:{SPACE}{NUMBER}|\s*[：:])|附\s*[：:])")  # an attachment's label line
 MAX_COLSPAN = 1000  # HTML's own limit
+MAX_HEADER_ROWS = 3  # a grouped header of plain cells: its group row and the rows of names under it
 MAX_ROWSPAN = 65534
 
 
@@ -73,7 +74,7 @@ def html_to_text(name: str, text: str, *, whole: bool = False, markdown_headings
         lines = _render(name, page, _Tables(), markdown_headings)
         main = _main_content(page, lines, markdown_headings) if is_html_page(page) else None
         return "\n".join(lines if main is None else main)
-    lines = text.split("\n")
+    lines = _tables_on_their_lines(text.split("\n"))
     regions = _regions(lines)
     if not regions:
         return text
@@ -159,6 +160,27 @@ def _regions(lines: list[str]) -> list[tuple[int, int]]:
         regions.append((i, end))
         i = end + 1
     return regions
+
+
+def _tables_on_their_lines(lines: list[str]) -> list[str]:
+    """The lines with a table that opens after text on its line (表A.1 储存限量<table>…) moved to a line of its own,
+    outside fenced code: a Markdown renderer shows that inline HTML as the table it is, so a reader does."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in lines:
+        mark = _FENCE.match(line)
+        if fence is not None:
+            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence):
+                fence = None
+        elif mark:
+            fence = mark.group(1)
+        else:
+            opens = _TABLE_OPEN.search(line)
+            if opens and line[: opens.start()].strip() and not _is_start(line):
+                out += [line[: opens.start()].rstrip(), line[opens.start():]]
+                continue
+        out.append(line)
+    return out
 
 
 def _open_tables(line: str) -> int:
@@ -272,6 +294,8 @@ def _table_lines(table, tables: _Tables) -> list[str]:
     marked = 0
     while marked < len(rows) and rows[marked][1]:
         marked += 1
+    if not marked:
+        marked = _grouped_header(table, len(rows))
     header_rows = [cells for cells, _ in rows[: marked or 1]]
     body = [cells for cells, _ in rows[marked or 1 :]]
     header = [" ".join(dict.fromkeys(c for c in column if c)) for column in zip(*header_rows)]
@@ -285,6 +309,19 @@ def _table_lines(table, tables: _Tables) -> list[str]:
     lines.append(_row(["---"] * width))
     lines.extend(_row(cells) for cells in body)
     return lines
+
+
+def _grouped_header(table, rows: int) -> int:
+    """How many rows a header of plain cells spans: a first row that groups columns (限量 over two) beside a cell
+    that reaches down (类别 over two rows) is a header as tall as that cell, its group's names on the rows below
+    (单间库房/t, 库区/t); else 0 (the first row alone is the header)."""
+    first = next((tr for tr in table.iter("tr") if _owner_table(tr) is table), None)
+    if first is None:
+        return 0
+    cells = [c for c in first if _tag(c) in ("td", "th")]
+    down = max((_span(c.get("rowspan"), MAX_ROWSPAN) for c in cells), default=1)
+    across = any(_span(c.get("colspan"), MAX_COLSPAN) > 1 for c in cells)
+    return min(down, MAX_HEADER_ROWS, rows - 1) if across and down > 1 else 0
 
 
 def _row(cells: list[str]) -> str:

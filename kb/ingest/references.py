@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from kb.ingest.cited_documents import ExternalCitations
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
@@ -25,6 +25,13 @@ _BARE = re.compile(
     rf"(?P<head>{KIND})(?!{SPACE}(?:{NUMBER}|《))"
 )
 _SELF = ("本", "此")  # 本附件 / 此附件 speak of the attachment they sit in
+# A standard numbers what its appendix holds by the appendix's letter (GB/T 1.1): 表A.1, 图B.2, 式（A.3）, and a
+# clause cited as 见A.2 / 按A.3.1 are in 附录A / 附录B.
+_ANNEX_PART = re.compile(
+    r"(?:(?P<item>表|图|公式|式)\s*[（(]?|(?P<lead>详见|参见|见|按照|按|依照|依据|符合|参照)\s*)"
+    r"(?<![A-Za-z0-9])(?P<letter>[A-Z])\s*[.．]\s*[0-9]+(?:\s*[.．]\s*[0-9]+)*(?![0-9A-Za-z])"
+)
+ANNEX = "附录"  # the kind a standard's lettered appendix has
 _TITLE = re.compile(r"[《“\"](?P<title>[^《》“”\"\n]{2,60})[》”\"]")
 
 
@@ -34,11 +41,14 @@ def extract_references(
     skip_spans: Sequence[tuple[int, int]] = (),
     start: int = 0,
     document_title: str = "",
+    parts: Mapping[str, str] | None = None,
 ) -> tuple[Reference, ...]:
     """All references in text[start:], ordered by position; dangling ones have target None.
 
-    `document_title` keeps 《<this document>》附录B the document's own rather than a cited one's."""
+    `document_title` keeps 《<this document>》附录B the document's own rather than a cited one's. `parts` maps a
+    label read as part of another attachment to it (附表1-2 → 附件1): a mention of the part leads to the whole."""
     labels = {a.label for a in attachments}
+    within = dict(parts or {})
     owner = _Owner(attachments)
     skip = _Spans(skip_spans)
     external = ExternalCitations(text, {_norm(a.title) for a in attachments if a.title}, document_title)
@@ -51,11 +61,10 @@ def extract_references(
         source = owner.of(at)
         mention = match.group(0)
         for label in _labels_of(match):
-            if label == source:
-                continue  # an attachment naming itself
-            found.append(
-                Reference(label, mention, match.start(), match.end(), source, label if label in labels else None)
-            )
+            target = label if label in labels else within.get(label)
+            if source in (label, target):
+                continue  # an attachment naming itself, or a table of its own
+            found.append(Reference(label, mention, match.start(), match.end(), source, target))
     for match in _BARE.finditer(text, start):
         label = normalize_kind(match.group("kind"))
         at = match.start("head")
@@ -66,6 +75,12 @@ def extract_references(
         elif match.group("lead").startswith("本") and not any(a.kind == label for a in attachments):
             # 本办法附录所列…, and no 附录 attached: the document cites its attachment, which is not there
             found.append(Reference(label, match.group(0), match.start(), match.end(), owner.of(at), None))
+    for match in _ANNEX_PART.finditer(text, start):
+        label, at = make_label(ANNEX, match.group("letter")), match.start("letter")
+        source = owner.of(at)
+        if label in labels and label != source and not skip.covers(at) \
+                and not external.quotes(match.start(), owner.span(at), ANNEX):
+            found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
     by_title = {**inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
     for match in _TITLE.finditer(text, start):
         label = by_title.get(_norm(match.group("title")))

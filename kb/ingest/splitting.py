@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kb.ingest.run_on import inline_breaks
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
@@ -68,6 +68,7 @@ class Split:
     attachments: tuple[Attachment, ...]
     structural: tuple[tuple[int, int], ...]  # char spans that must not yield references
     listed_titles: dict[str, str]  # label → title named by an attachment list
+    parts: dict[str, str] = field(default_factory=dict)  # 附表1-1 → 附件1: a header read as part of the one it sits in
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     if not headers:
         headers = _unnumbered(lines, in_list, listed, structural)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
+    parts = _parts(ordered)
+    for label in parts:
+        head = headers[label]
+        structural.append((lines[head.order].start, lines[head.order].end))
+    ordered = [(label, head) for label, head in ordered if label not in parts]
     attachments: list[Attachment] = []
     for n, (label, head) in enumerate(ordered):
         stop = ordered[n + 1][1].start if n + 1 < len(ordered) else end
@@ -197,7 +203,23 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
                                       omitted))
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
-    return Split(tuple(attachments), tuple(sorted(structural)), listed)
+    return Split(tuple(attachments), tuple(sorted(structural)), listed, parts)
+
+
+def _parts(ordered: list[tuple[str, _Header]]) -> dict[str, str]:
+    """The headers that are parts of the attachment they sit in: another kind numbered under its number (附表1-1 and
+    附表1-2 inside 附件1, before 附件2), as a reader reads 附件1 as holding its tables. 附件3-1 after 附件3 is an
+    attachment of its own, as its kind says."""
+    parts: dict[str, str] = {}
+    parent: tuple[str, _Header] | None = None
+    for label, head in ordered:
+        number = label[len(head.kind):]
+        if parent is not None and not head.inline and head.kind != parent[1].kind and "-" in number \
+                and number.split("-")[0] == parent[0][len(parent[1].kind):]:
+            parts[label] = parent[0]
+        else:
+            parent = (label, head)
+    return parts
 
 
 def is_toc_line(line: str) -> bool:

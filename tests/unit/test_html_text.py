@@ -130,6 +130,26 @@ def test_th_rows_colspan_and_rowspan():
     ]
 
 
+def test_a_header_of_plain_cells_that_groups_columns_is_as_tall_as_the_cell_beside_it():
+    html = (f"<table><tr><td rowspan=2>类别</td><td colspan=2>限量</td></tr>"
+            f"<tr>{TD}单间库房/t</td>{TD}库区/t</td></tr><tr><td>易燃液体</td><td>50</td><td>500</td></tr></table>")
+    assert html_to_text("t.md", html).split("\n") == [
+        "| 类别 | 限量 单间库房/t | 限量 库区/t |", "| --- | --- | --- |", "| 易燃液体 | 50 | 500 |"]
+    units = [u.text for u in read_units(html_to_text("t.md", html)) if u.header]
+    assert units == ["类别：易燃液体；限量 单间库房/t：50；限量 库区/t：500"]
+    # a data cell reaching down is no header: the first row alone is
+    plain = "<table><tr><td>序号</td><td>名称</td></tr><tr><td rowspan=2>1</td><td>甲</td></tr><tr><td>乙</td></tr></table>"
+    assert html_to_text("t.md", plain).split("\n")[:3] == ["| 序号 | 名称 |", "| --- | --- |", "| 1 | 甲 |"]
+
+
+def test_a_table_that_opens_after_text_on_its_line_is_a_table():
+    text = f"表A.1 储存限量 <table><tr>{TD}类别</td>{TD}限量</td></tr><tr>{TD}易燃液体</td>{TD}50</td></tr></table>\n\n下文"
+    assert html_to_text("t.md", text).split("\n") == [
+        "表A.1 储存限量", "| 类别 | 限量 |", "| --- | --- |", "| 易燃液体 | 50 |", "", "下文"]
+    fenced = "```\n示例 <table><tr><td>x</td></tr></table>\n```"
+    assert html_to_text("t.md", fenced) == fenced  # code is shown as written
+
+
 def test_a_continuation_that_repeats_its_header_keeps_it_once():
     table = f"<table><tr>{TD}序号</td>{TD}属性值</td></tr><tr>{TD}%s</td>{TD}%s</td></tr></table>"
     text = "\n".join([table % ("1", "名称"), "", "<div>表 D.1（续）</div>", "", table % ("14", "俯仰角")])

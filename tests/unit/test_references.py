@@ -154,3 +154,30 @@ def test_the_documents_own_title_in_book_marks_is_not_a_cited_document():
     assert doc.title == "企业风险评估指南（试行）"
     assert [(r.label, r.target, r.mention) for r in doc.references] == [("附录B", "附录B", "附录B")]
     assert doc.references[0].start == text.index("附录B。")
+
+
+STANDARD = "\n".join([
+    "# 危险化学品储存通则", "",
+    "5.1 储存限量应符合表A.1的规定。", "",
+    "5.2 库房的耐火等级按A.2确定，计算见式（A.3）。", "",
+    "5.3 消防用水量按《建筑设计防火规范》表A.1确定。", "",
+    "5.4 检查记录按附表1-1填写，人员名单见附件1中的附表1-2。", "",
+    "## 附录A", "", "（规范性）", "", "危险化学品储存限量", "",
+    "### A.1 一般规定", "", "表A.1 储存限量", "", "| 类别 | 限量/t |", "| --- | --- |", "| 易燃液体 | 50 |", "",
+    "### A.2 防火要求", "", "库房耐火等级不低于二级，见表A.1。", "",
+    "## 附件1 检查制度", "",
+    "附表1-1 检查记录表", "", "| 日期 | 检查人 |", "| --- | --- |", "| 1日 | 张三 |", "",
+    "附表1-2 人员名单", "", "| 姓名 | 职务 |", "| --- | --- |", "| 李四 | 组长 |",
+])
+
+
+def test_a_layered_annexs_tables_and_clauses_lead_to_the_annex_that_holds_them():
+    doc = build_document("t", ParsedFile("通则.md", "通则.md", STANDARD, "h", headings=(Heading(1, 0, 11),)))
+    # 附表1-1 and 附表1-2 are 附件1's tables: one attachment holds them, as a reader reads it
+    assert [a.label for a in doc.attachments] == ["附录A", "附件1"]
+    annex = doc.attachment("附件1")
+    assert "李四" in doc.text[annex.start:annex.end]
+    body = [(r.mention, r.target) for r in doc.references if r.source == ""]
+    assert body == [("表A.1", "附录A"), ("按A.2", "附录A"), ("式（A.3", "附录A"),  # not the cited 规范's 表A.1
+                    ("按附表1-1", "附件1"), ("见附件1", "附件1"), ("附表1-2", "附件1")]
+    assert not [r for r in doc.references if r.source]  # 表A.1 inside 附录A, 附表1-1 inside 附件1: their own
