@@ -32,6 +32,8 @@ _LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七�
 _NUMBER_LINE = re.compile(r"^[A-Z]{1,4}(/[A-Z]{1,2})?\s*[0-9]+(\.[0-9]+)*\s*[—–\-－]+\s*[0-9]{4}$"
                           r"|^\S{1,8}〔[0-9]{4}〕[0-9]+号$")
 _REPLACES = ("代替", "替代", "部分代替")  # 代替 GB/T 1234—2010, under a standard's number
+# A field a converter filled with "not given" before the title (未提供 企业突发环境事件风险评估指南（试行）: its number)
+_PLACEHOLDER = re.compile(r"^(?:未提供|暂无|不详)\s+")
 _HAN = re.compile("[\u4e00-\u9fff]")
 # 编制单位：某某公司 — the issuer named in a field of the cover
 _ISSUER_FIELD = re.compile(r"^(?:编制单位|发布单位|制定单位|单位名称|编制|发布)[：:]\s*(\S.*)$")
@@ -46,7 +48,7 @@ def document_title(main: ParsedFile) -> str:
     for heading in main.headings:
         if heading.start > HEADING_WINDOW:
             break
-        title = main.text[heading.start : heading.end].lstrip("# ").strip()
+        title = _PLACEHOLDER.sub("", main.text[heading.start : heading.end].lstrip("# ").strip())
         if title and heading.level == 1 and not _LABEL_LINE.match(title):
             return unspace(title)
     return unspace(title_line(main.text)) or Path(main.file).stem
@@ -74,7 +76,7 @@ def title_line(text: str) -> str:
 
 
 def _cover_lines(text: str) -> list[str]:
-    lines = [line.strip().lstrip("#").strip() for line in text[:TITLE_WINDOW].splitlines()]
+    lines = [_PLACEHOLDER.sub("", line.strip().lstrip("#").strip()) for line in text[:TITLE_WINDOW].splitlines()]
     return [line for line in lines if line][:TITLE_LINES]
 
 

@@ -61,6 +61,11 @@ def test_a_top_heading_that_is_a_section_or_a_series_is_not_the_title(tmp_path):
     assert build_document("lib", parse_file(tmp_path / "b.md", 1 << 20)).title == "企业安全生产标准化基本规范"
 
 
+def test_a_placeholder_a_converter_wrote_before_the_title_is_not_part_of_it(tmp_path):
+    (tmp_path / "a.md").write_text("# 未提供 企业突发环境事件风险评估指南（试行）\n\n- 发布机关：环境保护部\n", encoding="utf-8")
+    assert build_document("lib", parse_file(tmp_path / "a.md", 1 << 20)).title == "企业突发环境事件风险评估指南（试行）"
+
+
 @pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="../shared/corpus is not beside the project")
 def test_the_real_hotel_plan_is_titled_by_its_cover():
     doc = build_document("shared", parse_file(SHARED_CORPUS / "zh_plan_sheraton_xian_2024.txt", 50 << 20))
