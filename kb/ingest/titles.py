@@ -29,8 +29,11 @@ _LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七�
                          r"|^[（(][0-9０-９一二三四五六七八九十]+[)）]|^[0-9]+(\.[0-9]+)+\s")
 # A standard's or a notice's number on its cover (GB/T 45839—2025, DB61/T 1234-2020, 国发〔2011〕35号): the line above
 # it names the series (中华人民共和国国家标准), the title comes below it.
-_NUMBER_LINE = re.compile(r"^[A-Z]{1,4}(/[A-Z]{1,2})?\s*[0-9]+(\.[0-9]+)*\s*[—–\-－]+\s*[0-9]{4}$"
-                          r"|^\S{1,8}〔[0-9]{4}〕[0-9]+号$")
+_STANDARD_NUMBER = r"[A-Z]{1,4}(?:/[A-Z]{1,2})?\s*[0-9]+(?:\.[0-9]+)*\s*[—–\-－]+\s*[0-9]{4}"
+_NUMBER_LINE = re.compile(rf"^{_STANDARD_NUMBER}$|^\S{{1,8}}〔[0-9]{{4}}〕[0-9]+号$")
+# The series a standard belongs to, on its cover above its number: not the standard's title.
+_SERIES = re.compile(rf"^(?:中华人民共和国)?\S{{0,12}}(?:国家|行业|地方|团体|企业)标准(?:化指导性技术文件)?"
+                     rf"(?:\s*{_STANDARD_NUMBER})?$")
 _REPLACES = ("代替", "替代", "部分代替")  # 代替 GB/T 1234—2010, under a standard's number
 # A field a converter filled with "not given" before the title (未提供 企业突发环境事件风险评估指南（试行）: its number)
 _PLACEHOLDER = re.compile(r"^(?:未提供|暂无|不详)\s+")
@@ -92,7 +95,7 @@ def _title_below_number(lines: list[str]) -> str:
 def _looks_like_title(line: str) -> bool:
     return (2 <= len(line) <= MAX_TITLE and not _NOT_TITLE.search(line) and line not in FRONT_MATTER
             and not _DATE_LINE.match(line.replace(" ", "")) and not _LABEL_LINE.match(line)
-            and not _NUMBER_LINE.match(line) and bool(_HAN.search(line)))
+            and not _NUMBER_LINE.match(line) and not _SERIES.match(line) and bool(_HAN.search(line)))
 
 
 def _names_whose(title: str) -> bool:

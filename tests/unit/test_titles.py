@@ -32,6 +32,8 @@ def _titled(text: str, name: str = "plan_2024.txt") -> str:
     ("ICS 13.200\nCCS C 68\n\n中华人民共和国国家标准\n\nGB/T 45839—2025\n代替 GB/T 1234—2010\n\n"
      "危险化学品企业安全风险评估导则\nGuidelines for safety risk assessment\n\n2025-05-30发布\n国家市场监督管理总局 发布",
      "危险化学品企业安全风险评估导则"),
+    ("中华人民共和国国家标准 GB 18218—2018\n危险化学品重大危险源辨识\nIdentification of major hazard installations",
+     "危险化学品重大危险源辨识"),  # the series and its number on one line, a title that names no kind
     ("某市人民政府文件\n某政发〔2024〕3号\n\n某市人民政府关于印发某某办法的通知\n\n各区县人民政府：", "某市人民政府关于印发某某办法的通知"),
 ])
 def test_the_title_line_of_a_document_without_headings(text, title):
