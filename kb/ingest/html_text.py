@@ -291,11 +291,20 @@ def _table_lines(table, tables: _Tables) -> list[str]:
         tables.header = None
         tables.since = []
         return lines + [cells[0] for cells, _ in rows]
+    # A row of one cell across the whole width is a line above or below the table: its caption (表A.1 储存限量), a
+    # unit (单位：吨), a note (注：…), not a row of values under the header.
+    captions = len(lines)
+    while len(rows) > 1 and _across(rows[0][0]):
+        lines.append(rows.pop(0)[0][0])
+        tables.saw_text(lines[-1])
+    notes = []
+    while len(rows) > 1 and _across(rows[-1][0]):
+        notes.insert(0, rows.pop()[0][0])
     marked = 0
     while marked < len(rows) and rows[marked][1]:
         marked += 1
     if not marked:
-        marked = _grouped_header(table, len(rows))
+        marked = _grouped_header(table, len(rows), len(lines) - captions)
     header_rows = [cells for cells, _ in rows[: marked or 1]]
     body = [cells for cells, _ in rows[marked or 1 :]]
     header = [" ".join(dict.fromkeys(c for c in column if c)) for column in zip(*header_rows)]
@@ -308,14 +317,20 @@ def _table_lines(table, tables: _Tables) -> list[str]:
     lines.append(_row(header))
     lines.append(_row(["---"] * width))
     lines.extend(_row(cells) for cells in body)
-    return lines
+    return lines + notes
 
 
-def _grouped_header(table, rows: int) -> int:
-    """How many rows a header of plain cells spans: a first row that groups columns (限量 over two) beside a cell
-    that reaches down (类别 over two rows) is a header as tall as that cell, its group's names on the rows below
-    (单间库房/t, 库区/t); else 0 (the first row alone is the header)."""
-    first = next((tr for tr in table.iter("tr") if _owner_table(tr) is table), None)
+def _across(cells: list[str]) -> bool:
+    """A row whose one cell spans every column (colspan repeats it)."""
+    return bool(cells[0]) and all(c == cells[0] for c in cells)
+
+
+def _grouped_header(table, rows: int, skipped: int = 0) -> int:
+    """How many rows a header of plain cells spans: a first row (after `skipped` caption rows) that groups columns
+    (限量 over two) beside a cell that reaches down (类别 over two rows) is a header as tall as that cell, its group's
+    names on the rows below (单间库房/t, 库区/t); else 0 (the first row alone is the header)."""
+    first = next((tr for i, tr in enumerate(tr for tr in table.iter("tr") if _owner_table(tr) is table)
+                  if i == skipped), None)
     if first is None:
         return 0
     cells = [c for c in first if _tag(c) in ("td", "th")]
