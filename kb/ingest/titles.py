@@ -37,6 +37,7 @@ _SERIES = re.compile(rf"^(?:中华人民共和国)?\S{{0,12}}(?:国家|行业|�
 _REPLACES = ("代替", "替代", "部分代替")  # 代替 GB/T 1234—2010, under a standard's number
 # A field a converter filled with "not given" before the title (未提供 企业突发环境事件风险评估指南（试行）: its number)
 _PLACEHOLDER = re.compile(r"^(?:未提供|暂无|不详)\s+")
+_PLACE = re.compile(r"[省市县区镇乡村]|国家|全国|中华人民共和国|中央")  # 国家突发公共事件总体应急预案 says whose it is
 _HAN = re.compile("[\u4e00-\u9fff]")
 # 编制单位：某某公司 — the issuer named in a field of the cover
 _ISSUER_FIELD = re.compile(r"^(?:编制单位|发布单位|制定单位|单位名称|编制|发布)[：:]\s*(\S.*)$")
@@ -101,7 +102,7 @@ def _looks_like_title(line: str) -> bool:
 def _names_whose(title: str) -> bool:
     """Whether a title names an organisation or a place of its own (某某公司火灾事故应急预案, 示范市…办法)."""
     words = _QUALIFIER.sub("", title)
-    return any(org in words for org in ORGANISATIONS) or bool(re.search(r"[省市县区镇乡村]", words))
+    return any(org in words for org in ORGANISATIONS) or bool(_PLACE.search(words))
 
 
 def _issuer_beside(lines: list[str], at: int) -> str:

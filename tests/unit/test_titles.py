@@ -28,6 +28,7 @@ def _titled(text: str, name: str = "plan_2024.txt") -> str:
      "某某酒店有限公司生产安全事故应急预案"),
     ("火灾事故应急预案\n编制单位：某某物业管理有限公司\n2024年1月\n\n为了规范火灾事故的应急处置，制定本预案。",
      "某某物业管理有限公司火灾事故应急预案"),
+    ("国务院办公厅\n国家突发公共事件总体应急预案\n2006年1月", "国家突发公共事件总体应急预案"),  # it says whose it is
     # a standard's cover: the series line and its number, then the title (not 中华人民共和国国家标准)
     ("ICS 13.200\nCCS C 68\n\n中华人民共和国国家标准\n\nGB/T 45839—2025\n代替 GB/T 1234—2010\n\n"
      "危险化学品企业安全风险评估导则\nGuidelines for safety risk assessment\n\n2025-05-30发布\n国家市场监督管理总局 发布",
