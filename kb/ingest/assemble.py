@@ -96,7 +96,8 @@ def build_document(
     limits.check_count(main.file, "attachments", len(attachments), limits.attachments, "ANNEX_MAX_ATTACHMENTS")
     limits.check_time(main.file, began, "its attachment files")
     title = document_title(main)
-    references = extract_references(text, attachments, structural, document_title=title, parts=nested)
+    references = extract_references(text, attachments, structural, document_title=title, parts=nested,
+                                     listed=split.listed_titles)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
     limits.check_time(main.file, began, "linking its references")
     chunks = chunk_document(doc_id, text, attachments, target, cap)

@@ -42,11 +42,14 @@ def extract_references(
     start: int = 0,
     document_title: str = "",
     parts: Mapping[str, str] | None = None,
+    listed: Mapping[str, str] | None = None,
 ) -> tuple[Reference, ...]:
     """All references in text[start:], ordered by position; dangling ones have target None.
 
     `document_title` keeps 《<this document>》附录B the document's own rather than a cited one's. `parts` maps a
-    label read as part of another attachment to it (附表1-2 → 附件1): a mention of the part leads to the whole."""
+    label read as part of another attachment to it (附表1-2 → 附件1): a mention of the part leads to the whole.
+    `listed` maps labels to the titles the document's own list gives them: a title listed for an attachment the
+    text does not hold names that missing one, never another that shares its words."""
     labels = {a.label for a in attachments}
     within = dict(parts or {})
     owner = _Owner(attachments)
@@ -93,7 +96,8 @@ def extract_references(
     aliases = list(alias_references(text, found, start))
     # A title written out beside its label (汛情信息报告表的格式见附件10) is one mention of it, not two.
     named = {(label, sentence_of(text, r.start)) for r in found if (label := r.target)}
-    titles = [t for t in shortened_title_references(text, attachments) if (t[0], sentence_of(text, t[1])) not in named]
+    absent = {label: title for label, title in (listed or {}).items() if label not in labels and label not in within}
+    titles = [t for t in shortened_title_references(text, attachments, absent) if (t[0], sentence_of(text, t[1])) not in named]
     for label, begin, stop in [*aliases, *titles]:
         source = owner.of(begin)
         if begin >= start and label != source and not skip.covers(begin) and not taken.overlaps(begin, stop):

@@ -5,7 +5,7 @@ import bisect
 import logging
 import re
 import unicodedata
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import jieba
 
@@ -90,12 +90,15 @@ def inner_titles(text: str, attachments: Sequence[Attachment]) -> dict[str, str]
     return {title: labels.pop() for title, labels in seen.items() if len(labels) == 1}
 
 
-def shortened_title_references(text: str, attachments: Sequence[Attachment]) -> Iterator[tuple[str, int, int]]:
+def shortened_title_references(text: str, attachments: Sequence[Attachment],
+                               absent: Mapping[str, str] | None = None) -> Iterator[tuple[str, int, int]]:
     """(label, start, end) of each title, or distinctive word-aligned tail of one, written without 《》.
 
     The whole title (MIN_WHOLE_TITLE_CHARS or more) counts wherever it is written. 按照仲裁案件受理费表的规定 names the attachment 仲裁委员会仲裁案件受理费表: the tail must be at least
     MIN_SUFFIX_CHARS long and MIN_SUFFIX_WORDS words, start on a word, belong to one attachment only, and stand
-    where a sentence points at a document (按照… / …的规定)."""
+    where a sentence points at a document (按照… / …的规定). `absent` maps the labels the document lists but does
+    not hold to their listed titles: a tail one of those titles ends with names that attachment, not this one."""
+    others = [_norm(t) for t in (absent or {}).values() if t]
     titled = [a for a in attachments if len(_norm(a.title)) >= MIN_SUFFIX_CHARS]
     tails: dict[str, set[str]] = {}
     for att in titled:
@@ -105,7 +108,8 @@ def shortened_title_references(text: str, attachments: Sequence[Attachment]) -> 
         title = _norm(att.title)
         taken: list[tuple[int, int]] = []
         for tail in sorted((t for t in _word_tails(title) if len(tails[t]) == 1), key=len, reverse=True):
-            if any(tail != _norm(o.title) and _norm(o.title).endswith(tail) for o in attachments if o is not att):
+            if any(tail != _norm(o.title) and _norm(o.title).endswith(tail) for o in attachments if o is not att) \
+                    or any(o.endswith(tail) for o in others):
                 continue
             whole = tail == title and len(title) >= MIN_WHOLE_TITLE_CHARS and bool(_DOCUMENT_NOUN.search(title))
             for use in re.finditer(re.escape(tail), text):

@@ -181,3 +181,13 @@ def test_a_layered_annexs_tables_and_clauses_lead_to_the_annex_that_holds_them()
     assert body == [("表A.1", "附录A"), ("按A.2", "附录A"), ("式（A.3", "附录A"),  # not the cited 规范's 表A.1
                     ("按附表1-1", "附件1"), ("见附件1", "附件1"), ("附表1-2", "附件1")]
     assert not [r for r in doc.references if r.source]  # 表A.1 inside 附录A, 附表1-1 inside 附件1: their own
+
+
+def test_a_title_the_list_gives_a_missing_attachment_does_not_lead_to_another_that_ends_the_same():
+    text = ("# 某某公司应急预案\n\n各组按照应急物资清单配备物资。储备点见附件2。\n\n"
+            "附件：1．应急人员名单\n2．园区应急物资清单\n3．应急物资清单\n\n"
+            "附件1：应急人员名单\n\n张三 组长\n\n附件2：园区应急物资清单\n\n一号库 东路1号\n")
+    doc = build_document("t", ParsedFile("预案.md", "预案.md", text, "h", headings=(Heading(1, 0, 10),)))
+    assert [a.label for a in doc.attachments] == ["附件1", "附件2"]  # 附件3 is listed, not there
+    # 应急物资清单 is the listed 附件3's name: it is not 园区应急物资清单 shortened
+    assert [(r.mention, r.target) for r in doc.references] == [("见附件2", "附件2")]
