@@ -138,6 +138,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     listed, list_spans, list_entries = _attachment_lists(lines)
     structural.extend(list_spans)
     headers: dict[str, _Header] = {}
+    header_lines: list[tuple[int, str]] = []  # every line read as a header, in order: (line index, label)
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
@@ -179,6 +180,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             title = below or named or earlier or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
+        header_lines.append((i, label))
+    _drop_listed(lines, headers, header_lines, listed, structural)
     for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
         label = make_label(entry.kind, entry.number)
         if label not in headers and OMITTED.search(entry.title):
@@ -186,7 +189,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     if not headers:
         headers = _unnumbered(lines, in_list, listed, structural)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
-    parts = _parts(ordered)
+    parts = _parts(text, ordered)
     for label in parts:
         head = headers[label]
         structural.append((lines[head.order].start, lines[head.order].end))
@@ -206,20 +209,53 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     return Split(tuple(attachments), tuple(sorted(structural)), listed, parts)
 
 
-def _parts(ordered: list[tuple[str, _Header]]) -> dict[str, str]:
-    """The headers that are parts of the attachment they sit in: another kind numbered under its number (附表1-1 and
-    附表1-2 inside 附件1, before 附件2), as a reader reads 附件1 as holding its tables. 附件3-1 after 附件3 is an
-    attachment of its own, as its kind says."""
+def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:
+    """The headers that are parts of the attachment they sit in, as a reader reads 附件1 as holding them: another
+    kind numbered under its number (附表1-1 and 附表1-2 inside 附件1, before 附件2), or any header of another kind
+    under an attachment that holds nothing of its own before them (附件1 资格审查条件要求, then 附录1 … 附录5),
+    up to the next header of its kind. 附件3-1 after 附件3 is an attachment of its own, as its kind says."""
     parts: dict[str, str] = {}
     parent: tuple[str, _Header] | None = None
-    for label, head in ordered:
+    container = False
+    for n, (label, head) in enumerate(ordered):
         number = label[len(head.kind):]
-        if parent is not None and not head.inline and head.kind != parent[1].kind and "-" in number \
-                and number.split("-")[0] == parent[0][len(parent[1].kind):]:
+        other = parent is not None and not head.inline and head.kind != parent[1].kind
+        if other and (container or ("-" in number and number.split("-")[0] == parent[0][len(parent[1].kind):])):
             parts[label] = parent[0]
-        else:
-            parent = (label, head)
+            continue
+        parent = (label, head)
+        following = ordered[n + 1][1] if n + 1 < len(ordered) else None
+        container = (not head.inline and following is not None and following.kind != head.kind
+                     and not text[head.end:following.start].strip())
     return parts
+
+
+def _drop_listed(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str]],
+                 listed: dict[str, str], structural: list[tuple[int, int]]) -> None:
+    """Header lines one under another with nothing between them are a list when one of them is written again
+    further on as the header it names (8. 附件 / 附件1：… / 附件2：…(详见第三章) … 附件1：资格审查条件要求): the
+    entries not written again are listed, not there, and the text after the list is not theirs."""
+    run: list[tuple[int, str]] = []
+    for i, label in [*header_lines, (-1, "")]:
+        if run and i == run[-1][0] + 1 + _blank_lines(lines, run[-1][0] + 1, i):
+            run.append((i, label))
+            continue
+        if len(run) > 1 and any(headers[x].order != j for j, x in run):
+            for j, x in run:
+                structural.append((lines[j].start, lines[j].end))
+                if headers[x].order == j:
+                    listed.setdefault(x, headers.pop(x).title)
+        run = [(i, label)]
+
+
+def _blank_lines(lines: list[Line], begin: int, end: int) -> int:
+    """How many lines from begin up to end are blank (all of them, or fewer than end - begin)."""
+    count = 0
+    for line in lines[begin:end]:
+        if line.text.strip():
+            break
+        count += 1
+    return count
 
 
 def is_toc_line(line: str) -> bool:

@@ -15,7 +15,9 @@ MAX_JOINED = 64  # an issuer and a title read as one (西安新兴紫楹台酒�
 # What a title names: the kind of document it is (…应急预案, …管理办法, …实施细则, …法).
 DOCUMENT_KINDS = tuple(
     "预案 办法 条例 规定 细则 方案 制度 规范 规则 规程 标准 指南 指引 准则 章程 通知 决定 意见 计划 规划 报告 手册 "
-    "须知 守则 法 决议 纲要 导则".split())
+    "须知 守则 法 决议 纲要 导则 公告 通告 公报 批复 函 纪要 简章".split())
+# A title line that is a kind of document alone (招标公告, 实施细则) ends a title that began on the line above.
+MAX_KIND_LINE = 6
 # What an organisation's name ends with: the issuer on a cover (某某酒店有限公司, 某某区应急管理局, 某某街道办事处).
 ORGANISATIONS = tuple(
     "公司 集团 酒店 饭店 宾馆 医院 学校 学院 大学 中心 委员会 办公室 办事处 政府 街道 研究院 研究所 协会 银行 工厂 园区 "
@@ -30,7 +32,8 @@ _LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七�
 # A standard's or a notice's number on its cover (GB/T 45839—2025, DB61/T 1234-2020, 国发〔2011〕35号): the line above
 # it names the series (中华人民共和国国家标准), the title comes below it.
 _STANDARD_NUMBER = r"[A-Z]{1,4}(?:/[A-Z]{1,2})?\s*[0-9]+(?:\.[0-9]+)*\s*[—–\-－]+\s*[0-9]{4}"
-_NUMBER_LINE = re.compile(rf"^{_STANDARD_NUMBER}$|^\S{{1,8}}〔[0-9]{{4}}〕[0-9]+号$")
+_STANDARD_LINE = re.compile(rf"^{_STANDARD_NUMBER}$")
+_NUMBER_LINE = re.compile(rf"^{_STANDARD_NUMBER}$|^[（(]?\S{{1,8}}〔[0-9]{{4}}〕[0-9]+号[）)]?$")
 # The series a standard belongs to, on its cover above its number: not the standard's title.
 _SERIES = re.compile(rf"^(?:中华人民共和国)?\S{{0,12}}(?:国家|行业|地方|团体|企业)标准(?:化指导性技术文件)?"
                      rf"(?:\s*{_STANDARD_NUMBER})?$")
@@ -38,6 +41,9 @@ _REPLACES = ("代替", "替代", "部分代替")  # 代替 GB/T 1234—2010, und
 # A field a converter filled with "not given" before the title (未提供 企业突发环境事件风险评估指南（试行）: its number)
 _PLACEHOLDER = re.compile(r"^(?:未提供|暂无|不详)\s+")
 _PLACE = re.compile(r"[省市县区镇乡村]|国家|全国|中华人民共和国|中央")  # 国家突发公共事件总体应急预案 says whose it is
+_OPENS = re.compile(r"[《（(][^》）)]*$")  # a line that opens a bracket it does not close
+_RUNNING_TITLE = re.compile(r"[\u4e00-\u9fff]{0,30}关于[^。；;：:，,！？!?\n]{2,50}?的[\u4e00-\u9fff]{0,4}?"
+                            r"(?:通知|公告|通告|决定|意见|批复|报告|函)")
 _HAN = re.compile("[\u4e00-\u9fff]")
 # 编制单位：某某公司 — the issuer named in a field of the cover
 _ISSUER_FIELD = re.compile(r"^(?:编制单位|发布单位|制定单位|单位名称|编制|发布)[：:]\s*(\S.*)$")
@@ -55,7 +61,16 @@ def document_title(main: ParsedFile) -> str:
         title = _PLACEHOLDER.sub("", main.text[heading.start : heading.end].lstrip("# ").strip())
         if title and heading.level == 1 and not _LABEL_LINE.match(title):
             return unspace(title)
-    return unspace(title_line(main.text)) or Path(main.file).stem
+    return unspace(title_line(main.text)) or _title_in_running_text(main.text[:TITLE_WINDOW]) or Path(main.file).stem
+
+
+def _title_in_running_text(text: str) -> str:
+    """A notice's title inside text that runs on without line breaks (…公告编号：2015-019济南柴油机股份有限公司关于召开
+    2014年年度股东大会的提示性公告本公司及董事会…): the issuer's name, 关于…, and the kind it ends with; "" when none."""
+    for match in _RUNNING_TITLE.finditer(text):
+        if text[max(0, match.start() - 1):match.start()] != "《" and text[match.end():match.end() + 1] != "》":
+            return match.group(0)  # not a document it cites: 《省政府关于加快质量发展的意见》
+    return ""
 
 
 def title_line(text: str) -> str:
@@ -75,8 +90,19 @@ def title_line(text: str) -> str:
     if named is None:
         return next((t for _, t in titled), "")
     at, title = named
+    if at and _continues(candidates[at - 1], title) and len(candidates[at - 1] + title) <= MAX_JOINED:
+        at, title = at - 1, candidates[at - 1] + title
     issuer = "" if _names_whose(title) else _issuer_beside(candidates, at)
     return issuer + title if issuer and len(issuer + title) <= MAX_JOINED else title
+
+
+def _continues(above: str, title: str) -> bool:
+    """Whether a title line ends a title begun on the line above: it closes a bracket the line above opened
+    (关于印发《…违法违规 / 行为…细则（试行）》的通知), or it is a kind of document alone (…养护工程施工 / 招标公告)."""
+    if not _looks_like_title(above) and not _OPENS.search(above):
+        return False
+    opened = sum(above.count(c) for c in "《（(") - sum(above.count(c) for c in "》）)")
+    return opened > 0 or (len(title) <= MAX_KIND_LINE and not _is_organisation(above))
 
 
 def _cover_lines(text: str) -> list[str]:
@@ -87,7 +113,7 @@ def _cover_lines(text: str) -> list[str]:
 def _title_below_number(lines: list[str]) -> str:
     """The title under a series line and its number (中华人民共和国国家标准 / GB/T 45839—2025 / 代替… / the title);
     "" when the cover has no number under a line."""
-    at = next((i for i, line in enumerate(lines) if i and _NUMBER_LINE.match(line)), None)
+    at = next((i for i, line in enumerate(lines) if i and _STANDARD_LINE.match(line)), None)
     if at is None:
         return ""
     return next((line for line in lines[at + 1:] if _looks_like_title(line) and not line.startswith(_REPLACES)), "")

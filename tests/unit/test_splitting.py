@@ -247,3 +247,28 @@ def test_a_paragraph_that_closes_with_the_documents_list_titles_bare_headers_who
     ]
     listed = text.index("附录A 风险")
     assert any(s <= listed < e for s, e in split.structural)  # the list is no reference to 附录A
+
+
+def test_header_lines_one_under_another_are_a_list_when_one_is_written_again_further_on():
+    text = (BODY + "8. 附件\n附件1：资格审查条件要求（详见第二章）\n附件2：评标办法（详见第三章）\n"
+            "9. 联系方式\n招标人：某某公司，电话：0731-1234567\n\n附件1：资格审查条件要求\n资质要求：二级及以上。\n")
+    split = split_attachments(text)
+    # 附件2 is listed, not there: the contact section after the list stays the body's
+    assert _found(text) == [("附件1", "资格审查条件要求")]
+    assert split.listed_titles["附件2"] == "评标办法（详见第三章）"
+    assert text.index("0731-1234567") < split.attachments[0].start
+    # a run of headers none of which is written again is each an attachment (with nothing in it but its title)
+    assert [label for label, _ in _found(BODY + "附件1：名单\n附件2：清单\n")] == ["附件1", "附件2"]
+
+
+def test_an_attachment_that_holds_nothing_before_headers_of_another_kind_holds_them():
+    text = (BODY + "附件1：资格审查条件要求\n附录1 资质最低要求\n二级及以上资质。\n附录2 财务最低要求\n净资产不少于3000万元。\n"
+            "附件2：评标办法\n综合评估法。\n")
+    split = split_attachments(text)
+    assert _found(text) == [("附件1", "资格审查条件要求"), ("附件2", "评标办法")]
+    assert split.parts == {"附录1": "附件1", "附录2": "附件1"}
+    whole = split.attachments[0]
+    assert "3000万元" in text[whole.start:whole.end]
+    # an attachment with content of its own is followed by attachments of another kind, not parts
+    text = BODY + "附件1：名单\n张三。\n附表1 物资表\n沙袋 100个。\n"
+    assert _found(text) == [("附件1", "名单"), ("附表1", "物资表")] and not split_attachments(text).parts

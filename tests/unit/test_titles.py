@@ -29,6 +29,13 @@ def _titled(text: str, name: str = "plan_2024.txt") -> str:
     ("火灾事故应急预案\n编制单位：某某物业管理有限公司\n2024年1月\n\n为了规范火灾事故的应急处置，制定本预案。",
      "某某物业管理有限公司火灾事故应急预案"),
     ("国务院办公厅\n国家突发公共事件总体应急预案\n2006年1月", "国家突发公共事件总体应急预案"),  # it says whose it is
+    # a title over two lines: a bracket the first line opens, a kind of document alone on the second
+    ("某市粮食局 某市财政局\n关于印发《某市粮食购销违法违规\n行为举报奖励实施细则（试行）》的通知\n某粮规范〔2023〕2号\n各区县：",
+     "关于印发《某市粮食购销违法违规行为举报奖励实施细则（试行）》的通知"),
+    ("某某高速2020-2022年养护工程施工\n招标公告\n1. 招标条件\n本招标项目已批准。", "某某高速2020-2022年养护工程施工招标公告"),
+    # a notice that runs on without line breaks: its title inside the running text, not a document it cites
+    ("证券代码：000001证券简称：某某公告编号：2015-019某某股份有限公司关于召开2014年年度股东大会的提示性公告本公司及董事会"
+     "全体成员保证公告内容真实。根据《某省政府关于加快质量发展的意见》，", "某某股份有限公司关于召开2014年年度股东大会的提示性公告"),
     # a standard's cover: the series line and its number, then the title (not 中华人民共和国国家标准)
     ("ICS 13.200\nCCS C 68\n\n中华人民共和国国家标准\n\nGB/T 45839—2025\n代替 GB/T 1234—2010\n\n"
      "危险化学品企业安全风险评估导则\nGuidelines for safety risk assessment\n\n2025-05-30发布\n国家市场监督管理总局 发布",
