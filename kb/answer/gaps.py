@@ -21,6 +21,7 @@ from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NO
 from kb.turn import Source
 
 EMPTY, OMITTED, DANGLING, ABSENT = "empty", "omitted", "dangling", "absent"
+HEADER_CHARS = 12  # a header line's label, separators and a short note (附件十二：…（见下表）) beside its title
 MIN_NAME_CHARS = 4  # a shared run this long names a document or an attachment title
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
 # Lines that only name or frame content: Markdown headings, table/figure captions, 续表, notes in parentheses,
@@ -152,6 +153,8 @@ def _state(doc: DocumentSummary, label: str, info: AttachmentInfo | None, chunks
 def is_empty(text: str, title: str) -> bool:
     """Only a header, a title, captions and headings: the content (a lost table, say) is not there."""
     lines = [line.strip().strip("*").strip() for line in text.split("\n")]
+    if len(_norm(lines[0])) > len(_norm(title)) + HEADER_CHARS:
+        return False  # the header line runs on into the content (text without line breaks: 附件二：授权委托书兹全权委托…)
     rest = [line for line in lines[1:] if line and _norm(line) != _norm(title)]
     return all(_CAPTION.match(line) or _HEADING_ONLY.match(line) for line in rest)
 
