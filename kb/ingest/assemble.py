@@ -79,6 +79,7 @@ def build_document(
     attachments = list(split.attachments)
     structural = list(split.structural)
     nested = dict(split.parts)  # 附表1-1 → 附件1: a table read as part of the attachment it sits in
+    breaks = list(split.part_starts)
     inline = {a.label for a in attachments}
     for extra in sorted(extras, key=lambda e: _label_order(e.label)):
         if extra.label in inline:
@@ -93,6 +94,7 @@ def build_document(
         first = split_attachments(text, start, start + len(extra.parsed.text))
         structural.extend(s for s in first.structural if s[0] == start)
         nested.update((label, extra.label) for label in first.parts)
+        breaks.extend(first.part_starts)
     limits.check_count(main.file, "attachments", len(attachments), limits.attachments, "ANNEX_MAX_ATTACHMENTS")
     limits.check_time(main.file, began, "its attachment files")
     title = document_title(main)
@@ -100,7 +102,7 @@ def build_document(
                                      listed=split.listed_titles)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
     limits.check_time(main.file, began, "linking its references")
-    chunks = chunk_document(doc_id, text, attachments, target, cap)
+    chunks = chunk_document(doc_id, text, attachments, target, cap, breaks)
     limits.check_time(main.file, began, "chunking")
     all_tags = tuple(dict.fromkeys([*main.tags, *tags]))
     digest = hashlib.sha256("\x00".join([f"reading {READING_VERSION}", *(p.content_hash for p in parts), *all_tags])

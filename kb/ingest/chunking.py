@@ -11,9 +11,12 @@ _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n+")
 
 
 def chunk_document(
-    doc_id: str, text: str, attachments: Sequence[Attachment], target: int = 400, cap: int = 800
+    doc_id: str, text: str, attachments: Sequence[Attachment], target: int = 400, cap: int = 800,
+    breaks: Sequence[int] = (),
 ) -> tuple[Chunk, ...]:
-    """Chunks of the body (the text outside attachments) then of each attachment, in order."""
+    """Chunks of the body (the text outside attachments) then of each attachment, in order; a chunk starts at each
+    of `breaks` (the header of a part an attachment holds: 附录3 inside 附件1), so a part's first chunk carries its
+    header as the part's own attachment would."""
     chunks: list[Chunk] = []
     ordered = sorted(attachments, key=lambda a: a.start)
     body_spans, pos = [], 0
@@ -23,7 +26,7 @@ def chunk_document(
         pos = max(pos, att.end)
     if pos < len(text):
         body_spans.append((pos, len(text)))
-    owners = [(BODY, body_spans)] + [(a.label, [(a.start, a.end)]) for a in ordered]
+    owners = [(BODY, body_spans)] + [(a.label, _cut((a.start, a.end), breaks)) for a in ordered]
     for owner, spans in owners:
         index = 0
         for span_start, span_end in spans:
@@ -31,6 +34,12 @@ def chunk_document(
                 chunks.append(Chunk(chunk_id(doc_id, owner, index), doc_id, owner, index, start, end, text[start:end]))
                 index += 1
     return tuple(chunks)
+
+
+def _cut(span: tuple[int, int], breaks: Sequence[int]) -> list[tuple[int, int]]:
+    """The span cut at the breaks inside it."""
+    inside = [b for b in sorted(breaks) if span[0] < b < span[1]]
+    return list(zip([span[0], *inside], [*inside, span[1]]))
 
 
 def chunk_id(doc_id: str, owner: str, index: int) -> str:

@@ -69,6 +69,7 @@ class Split:
     structural: tuple[tuple[int, int], ...]  # char spans that must not yield references
     listed_titles: dict[str, str]  # label → title named by an attachment list
     parts: dict[str, str] = field(default_factory=dict)  # 附表1-1 → 附件1: a header read as part of the one it sits in
+    part_starts: tuple[int, ...] = ()  # where each part's header line begins: a chunk starts there
 
 
 @dataclass(frozen=True)
@@ -190,9 +191,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         headers = _unnumbered(lines, in_list, listed, structural)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     parts = _parts(text, ordered)
+    part_starts = []
     for label in parts:
         head = headers[label]
         structural.append((lines[head.order].start, lines[head.order].end))
+        part_starts.append(lines[head.order].start)
     ordered = [(label, head) for label, head in ordered if label not in parts]
     attachments: list[Attachment] = []
     for n, (label, head) in enumerate(ordered):
@@ -206,7 +209,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
                                       omitted))
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
-    return Split(tuple(attachments), tuple(sorted(structural)), listed, parts)
+    return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)))
 
 
 def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:

@@ -272,3 +272,13 @@ def test_an_attachment_that_holds_nothing_before_headers_of_another_kind_holds_t
     # an attachment with content of its own is followed by attachments of another kind, not parts
     text = BODY + "附件1：名单\n张三。\n附表1 物资表\n沙袋 100个。\n"
     assert _found(text) == [("附件1", "名单"), ("附表1", "物资表")] and not split_attachments(text).parts
+
+
+def test_a_part_starts_a_chunk_of_the_attachment_that_holds_it():
+    from kb.ingest.chunking import chunk_document
+
+    text = (BODY + "附件1：资格审查条件要求\n附录1 资质最低要求\n二级及以上资质。\n附录2 财务最低要求\n净资产不少于3000万元。\n")
+    split = split_attachments(text)
+    chunks = chunk_document("d", text, split.attachments, breaks=split.part_starts)
+    owned = [c.text.split("\n")[0] for c in chunks if c.attachment == "附件1"]
+    assert owned == ["附件1：资格审查条件要求", "附录1 资质最低要求", "附录2 财务最低要求"]
