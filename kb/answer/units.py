@@ -6,6 +6,7 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from kb.answer.forms import form_fields, is_form_row
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.search.tokens import tokenize
@@ -19,6 +20,7 @@ _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"[0-9０-９]")
+_ONE_CELL = re.compile(r"\|[^|]+\|")  # | 事故简要说明 |: a row of one cell spanning the table
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
 # A heading: a short line with no punctuation (预案衔接, 第二类, 西岭街道, （三）危险废物 — its mark aside), or a
 # table's caption (表2 …应急状态启动令). It owns the lines below it until the next heading: the dev set's headings
@@ -64,6 +66,7 @@ def _read_units(text: str) -> list[Unit]:
     plain: list[str] | None = None
     lists = ListReader()
     heading = defining = ""
+    form = False  # inside a table read as a form (kb/answer/forms.py)
     lines = text.split("\n")
     shown = [line.strip() for line in lines if line.strip()]
     # a heading stands alone: short lines or captions of one kind in a row (一层平面图 / 二层平面图, 表4 … / 表5 …) are a
@@ -76,7 +79,7 @@ def _read_units(text: str) -> list[Unit]:
         stripped = line.strip()
         at += bool(stripped)
         if not stripped:
-            header = None
+            header, form = None, False
             continue  # a blank line between a list's items (Markdown) does not end the list
         if is_toc_line(line) or is_header_line(stripped):
             header = None
@@ -99,18 +102,23 @@ def _read_units(text: str) -> list[Unit]:
         defining = ""
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
-        if CELL_SEPARATOR in stripped:
+        if CELL_SEPARATOR in stripped or _ONE_CELL.fullmatch(stripped):
             cells = _cells(stripped)
             if all(_RULE.fullmatch(c) for c in cells):
                 continue  # a Markdown table's |---|---| line
-            if header is None:
+            form = form or (header is None and is_form_row(cells))
+            if header is None and not form:
                 header = cells
+                continue
+            if form or len(cells) != len(header):  # a form's fields, or a row that spans the table's columns
+                if text := form_fields(cells):
+                    units.append(Unit(text, "", "", heading))
                 continue
             if len(cells) == len(header):
                 units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v),
                                   " ".join(header), "", heading))
                 continue
-        header = None
+        header, form = None, False
         fields = stripped.split()
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
             units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain), "", heading))
