@@ -37,3 +37,20 @@ def form_fields(cells: list[str]) -> str:
 def is_blank(text: str) -> bool:
     """The line is blank fields only (乙方：): it names what to fill in and holds no value."""
     return bool(_BLANK.match(text.strip()))
+
+
+# A field on a line of its own or in a form's row: a short label, its colon, its value up to the next field
+# (甲方：西安新兴紫楹台酒店有限公司; 报告单位：            报告人：            联系电话：).
+_FIELD = re.compile(r"(?:^|[；;]|\s{2,})\s*(?P<label>[^：:。；;，,！？!?\s][^：:。；;，,！？!?]{0,11}?)[：:](?P<value>[^：:；;]*?)"
+                    r"(?=$|[；;]|\s{2,}[^：:；;\s]{1,12}[：:])")
+# The words a form adds to a person's field: 乙方代表*签字* is where 乙方代表 is given.
+SIGNING = frozenset("签字 签名 盖章 签章 签署".split())
+
+
+def fields(text: str) -> list[tuple[str, str]]:
+    """The (label, value) fields the line holds, the value "" when blank (乙方： → [('乙方', '')])."""
+    return [(m.group("label").strip(), _filled(m.group("value"))) for m in _FIELD.finditer(text.strip())]
+
+
+def _filled(value: str) -> str:
+    return "" if re.fullmatch(_PLACEHOLDER, value) else value.strip()

@@ -16,6 +16,7 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
+from kb.answer.forms import SIGNING, fields, is_blank
 from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
@@ -154,6 +155,8 @@ class ExtractiveAnswerer:
         named = _title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
         misnamed = _misnamed(question, sources, present)
+        if wants.value and _left_blank(units, needed, ruled_out | misnamed):
+            return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
             if not tokens:
@@ -184,7 +187,9 @@ class ExtractiveAnswerer:
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
-                continue  # an attachment's title (a list of attachments) names the content, it is not the content
+                continue
+            if wants.value and is_blank(text):
+                continue  # a form's blank field (乙方：) names what to fill in: it holds no value to give  # an attachment's title (a list of attachments) names the content, it is not the content
             unspoken = needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed)
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading
@@ -227,6 +232,21 @@ class ExtractiveAnswerer:
         return with_leads(out)
 
 
+
+
+def _left_blank(units: Sequence[tuple], needed: list[set[str]], excluded: set[str]) -> bool:
+    """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位; 乙方代表签字 for 乙方代表), it is
+    blank, and no line of the documents the question may mean fills it in."""
+    if not needed:
+        return False
+    blank = filled = False
+    for source, _, text, *_ in units:
+        if source.doc_id in excluded or "：" not in text and ":" not in text:
+            continue
+        for label, value in fields(text):
+            if any(asked == words(label) - SIGNING for asked in needed):
+                filled, blank = filled or bool(value), blank or not value
+    return blank and not filled
 
 
 def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:

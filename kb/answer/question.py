@@ -16,7 +16,9 @@ from kb.text import fold_case
 LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
 QUANTITY = re.compile(r"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
 TITLE = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件")  # asks what something is called
-NAME = re.compile(rf"{TITLE.pattern}|谁")
+NAME = re.compile(rf"{TITLE.pattern}|谁|哪家|哪一家")
+# 需要盖手印吗, 是否需要填写电话: a yes-or-no question asks whether, not for the value
+YES_NO = re.compile(r"吗|是否|有没有|要不要|需不需要|是不是")
 # A quantity or list question asks for something: the words right after 多少名/几艘/哪些 (多少名在编医生, 哪些外部救援
 # 电话), or right before a closing 是多少/有多大 (累计降雨量是多少). A sentence that lacks them (in its own words or in
 # what its source is about) speaks of something else. Attribute words (尺寸, 数量)
@@ -25,6 +27,9 @@ _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WOR
 _COUNTED_BEFORE = re.compile(
     r"(?P<what>[^，。？！?!,、；;]+?)(?:(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟])"
 )  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
+# 互救协议的乙方是哪家单位, 组长是谁: the one asked for is named after the last 的 (乙方), and a sentence that never
+# speaks of it names someone else
+_NAMED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|为)(?:谁|哪家|哪一家)")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
@@ -50,6 +55,12 @@ class Asks:
     quantity: bool
     list: bool
     name: bool
+    whether: bool = False  # a yes-or-no question (需要盖手印吗)
+
+    @property
+    def value(self) -> bool:
+        """It asks for a value (乙方是谁, 电话是多少): a blank field of a form does not answer it."""
+        return (self.quantity or self.name) and not self.list and not self.whether
 
 
 def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
@@ -69,6 +80,9 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
         parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
+    named = _NAMED_BEFORE.search(question)
+    if named and "的" in named.group("what") and (owned := nouns(words(named.group("what").rsplit("的", 1)[-1]))):
+        return [set(owned[-COUNTED_WORDS:])], set(owned)
     before = _COUNTED_BEFORE.search(question)
     found = words(before.group("what")) if before else []
     needed = nouns(found)[-COUNTED_WORDS:]
@@ -101,7 +115,8 @@ def examples(question: str) -> list[str]:
 
 def asks(question: str) -> Asks:
     """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
-    return Asks(bool(QUANTITY.search(question)), bool(LIST.search(question)), bool(NAME.search(question)))
+    return Asks(bool(QUANTITY.search(question)), bool(LIST.search(question)), bool(NAME.search(question)),
+                bool(YES_NO.search(question)))
 
 
 def framed(question: str) -> tuple[str, set[str]]:
