@@ -21,7 +21,7 @@ from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, examples, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, owner_words, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import INTRODUCES
@@ -140,6 +140,7 @@ class ExtractiveAnswerer:
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
             about[s.n] |= {t for t in weights if len(t) > 1 and _abbreviates(t, s.doc_title)}
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
+        about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
@@ -155,7 +156,11 @@ class ExtractiveAnswerer:
         named = _title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
         misnamed = _misnamed(question, sources, present)
-        if wants.value and _left_blank(units, needed, ruled_out | misnamed):
+        # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
+        # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
+        written = {ch for s in sources for ch in folded(s.text)} | about_chars_all
+        unlisted = wants.value and any(not written.intersection(t) for t in owner_words(question))
+        if wants.value and _left_blank(units, asked_field(question), ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
@@ -188,9 +193,13 @@ class ExtractiveAnswerer:
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
                 continue
+            if unlisted and header is not None:
+                continue
             if wants.value and is_blank(text):
                 continue  # a form's blank field (乙方：) names what to fill in: it holds no value to give  # an attachment's title (a list of attachments) names the content, it is not the content
-            unspoken = needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed)
+            # a row speaks of its columns too: a table written out flat names them once, above its rows
+            spoken = tokens | about[source.n] | (words(header) if header else _NONE)
+            unspoken = needed and not any(_speaks_of(n, spoken, names) for n in needed)
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading
                 # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
@@ -234,17 +243,17 @@ class ExtractiveAnswerer:
 
 
 
-def _left_blank(units: Sequence[tuple], needed: list[set[str]], excluded: set[str]) -> bool:
+def _left_blank(units: Sequence[tuple], field: set[str], excluded: set[str]) -> bool:
     """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位; 乙方代表签字 for 乙方代表), it is
     blank, and no line of the documents the question may mean fills it in."""
-    if not needed:
+    if not field:
         return False
     blank = filled = False
     for source, _, text, *_ in units:
         if source.doc_id in excluded or "：" not in text and ":" not in text:
             continue
         for label, value in fields(text):
-            if any(asked == words(label) - SIGNING for asked in needed):
+            if field == words(label) - SIGNING:
                 filled, blank = filled or bool(value), blank or not value
     return blank and not filled
 

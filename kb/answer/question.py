@@ -9,7 +9,7 @@ from functools import lru_cache
 import jieba
 from jieba import posseg
 
-from kb.search.tokens import MEASURE_WORDS, tokenize
+from kb.search.tokens import MEASURE_WORDS, STOPWORDS, tokenize
 from kb.text import fold_case
 
 # What a question asks for, from its question words.
@@ -27,9 +27,6 @@ _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WOR
 _COUNTED_BEFORE = re.compile(
     r"(?P<what>[^，。？！?!,、；;]+?)(?:(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟])"
 )  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
-# 互救协议的乙方是哪家单位, 组长是谁: the one asked for is named after the last 的 (乙方), and a sentence that never
-# speaks of it names someone else
-_NAMED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|为)(?:谁|哪家|哪一家)")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
@@ -46,6 +43,7 @@ FRAME_WEIGHT = 0.5
 # 在…中的 / 在…里 inside a question says where to look as well (X在某清单中的临界量是多少): the list, not what is asked
 PLACE = re.compile(r"在(?P<frame>[^，,。；;？?！!在]{2,30}?)(?:中|里|之中)的?")
 _WORD_CHAR = re.compile(r"\w")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -80,13 +78,35 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
         parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
-    named = _NAMED_BEFORE.search(question)
-    if named and "的" in named.group("what") and (owned := nouns(words(named.group("what").rsplit("的", 1)[-1]))):
-        return [set(owned[-COUNTED_WORDS:])], set(owned)
-    before = _COUNTED_BEFORE.search(question)
+    before = _COUNTED_BEFORE.search(PLACE.sub("", question))  # X在…清单中的临界量: the list is where, not what
     found = words(before.group("what")) if before else []
     needed = nouns(found)[-COUNTED_WORDS:]
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
+
+
+# 互救协议的乙方是哪家单位: the one asked for is named after the last 的 (乙方), as a form names its field
+_NAMED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|为)(?:谁|哪家|哪一家|什么)")
+
+
+def asked_field(question: str) -> set[str]:
+    """The words of what a `X的Y是谁` question asks for, as a form would label its field (乙方, 乙方代表); empty
+    when it asks otherwise."""
+    named = _NAMED_BEFORE.search(question)
+    if not named or "的" not in named.group("what"):
+        return set()
+    return {t for t in tokenize(named.group("what").rsplit("的", 1)[-1]) if len(t) > 1}
+
+
+# 二噁英类物质在…清单中的临界量是多少: the thing whose value is asked, before the last 的 of the clause that asks
+_OWNER = re.compile(r"(?P<owner>[^，,。；;？?！!的]{1,20})的[^，,。；;？?！!的]{1,12}?(?:是|为|有)?(?:多少|几|谁|哪家|什么)")
+
+
+def owner_words(question: str) -> set[str]:
+    """The words of the thing a `X的Y是多少` question asks a value of (四氯化碳 of 四氯化碳的CAS号是多少; 二/噁/英/类物质
+    of 二噁英类物质在…清单中的临界量是多少, as jieba cuts a name it does not know), without function words (其中): a
+    table row answers it only if the table lists that thing."""
+    found = _OWNER.search(PLACE.sub("的", question))  # X在…清单中的Y: X的Y
+    return {t for t in tokenize(found.group("owner")) if _CJK.match(t) and t not in STOPWORDS} if found else set()
 
 
 # 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn

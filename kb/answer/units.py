@@ -6,6 +6,7 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from kb.answer.flat_tables import MIN_ROWS, read_flat_table
 from kb.answer.forms import form_fields, is_form_row
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
@@ -120,6 +121,17 @@ def _read_units(text: str) -> list[Unit]:
                 continue
         header, form = None, False
         fields = stripped.split()
+        flat = read_flat_table(stripped) if len(fields) >= 2 * MIN_ROWS else None
+        if flat:  # a table written out on one line: its rows under its caption and column names
+            named = not _DIGIT.search(flat.head)  # a text cut inside the table begins with a row's end, no header
+            if flat.head:
+                units.append(Unit(flat.head, None if named else "", "", heading))
+            # a row is read under its header as a cell under its column's name: what it is about, not its words
+            # (二噁英 in no row: the caption alone must not make every row an answer)
+            units.extend(Unit(row, flat.head, "", flat.head) if named else Unit(row, "", "", heading)
+                         for row in flat.rows)
+            units.extend(Unit(m.group(0), None, "", heading) for m in _SENTENCE.finditer(flat.tail) if m.group(0).strip())
+            continue
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
             units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain), "", heading))
             continue
