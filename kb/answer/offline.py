@@ -21,7 +21,7 @@ from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, owner_words, examples, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, kind_words, owner_words, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import INTRODUCES
@@ -117,8 +117,12 @@ class ExtractiveAnswerer:
         names = person_names(question)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
+        kinds = kind_words(question) if len(weights) > len(kind_words(question)) else set()
+        focus = focus - kinds
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
+        for t in kinds:
+            del weights[t]  # 哪些*内容*: the kind of answer, which the answer never calls itself
         units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]

@@ -31,7 +31,7 @@ COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counte
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
     "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
-    "距离 时长 数值 标准 范围 幅度 区间".split())
+    "距离 时长 数值 标准 范围 幅度 区间 信息 要求 要素".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 # 一式几份, 多少名: the measure an answer's number is given in
 ASKED_MEASURE = re.compile(rf"(?:多少|(?<!哪)几)([{MEASURE_WORDS}])")
@@ -107,6 +107,16 @@ def owner_words(question: str) -> set[str]:
     table row answers it only if the table lists that thing."""
     found = _OWNER.search(PLACE.sub("的", question))  # X在…清单中的Y: X的Y
     return {t for t in tokenize(found.group("owner")) if _CJK.match(t) and t not in STOPWORDS} if found else set()
+
+
+# 包括哪些内容, 有什么要求: the word after the question word names the kind of answer, which the answer never writes
+_KIND = re.compile(r"(?:哪些|哪几[项个类种条]?|什么|何种)(?P<kind>[\u4e00-\u9fff]{2,4})")
+
+
+def kind_words(question: str) -> set[str]:
+    """The attribute words that say what kind of answer a 哪些/什么 question wants (内容 of 首部包括哪些内容): they weigh
+    nothing, as the answer gives the thing itself (首部包括标题、…) and never calls it that."""
+    return {t for m in _KIND.finditer(question) for t in tokenize(m.group("kind")) if t in ATTRIBUTES}
 
 
 # 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn

@@ -33,6 +33,7 @@ _CAPTION = re.compile(r"^[表图]\s*[0-9０-９一二三四五六七八九十]+(
 # clause) a definition, read as an item under the formula's lead-in.
 DEFINES = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω0-9_′'\u4e00-\u9fff]{1,8}\s*[—－]{2,3}\s*\S")
 _FORMULA_LEAD = re.compile(r"^(?P<lead>.*?(?:式中|其中)\s*[：:])\s*(?P<first>\S.*)$")
+_ANNOUNCES = re.compile(r"下列|以下|如下|下述")  # the sentence that says a list follows
 _INLINE_LEAD = re.compile(r"^(?P<lead>.*?[：:])\s*(?P<first>\S.*)$")
 
 
@@ -102,7 +103,7 @@ def _read_units(text: str) -> list[Unit]:
             continue
         defining = ""
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
-        lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
+        lead = lists.read(stripped, _lead_of(sentences))
         if CELL_SEPARATOR in stripped or _ONE_CELL.fullmatch(stripped):
             cells = _cells(stripped)
             if all(_RULE.fullmatch(c) for c in cells):
@@ -145,6 +146,15 @@ def _read_units(text: str) -> list[Unit]:
         if heading:
             units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
+
+
+def _lead_of(sentences: list[str]) -> str:
+    """The lead-in a line gives the list below it: its last sentence, from the one that announces the list (有下列
+    行为之一的，…给予行政处分；构成犯罪的，依法追究刑事责任： — the items are 下列行为, not 构成犯罪)."""
+    if not sentences:
+        return ""
+    start = next((i for i in range(len(sentences) - 1, -1, -1) if _ANNOUNCES.search(sentences[i])), len(sentences) - 1)
+    return "".join(sentences[start:]).strip()
 
 
 def is_heading(line: str) -> bool:
