@@ -47,6 +47,7 @@ class Reading:
     standalone: str  # what it asks, on its own: the follow-up resolved, or the question itself
     continues: str = ""  # the earlier question it continues; "" for a new question
     how: str = ""  # ELLIPSIS, ANAPHORA or NO_SUBJECT
+    skipped: int = 0  # the unrelated questions asked between the one it continues and this one
 
     @property
     def follows(self) -> bool:
@@ -80,7 +81,8 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
         what = elided.group("what").strip()
         before = _leaned_on(what, earlier, naming, together)
-        return Reading(question, _substitute(what, before, naming), before, ELLIPSIS)
+        skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
+        return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
     words = _words(question)
     own = [w for w in words if _is_subject(w)]
     refer = next((i for i, w in enumerate(words) if _refers(w)), None)

@@ -272,7 +272,8 @@ class Pipeline:
     def _read_note(self, turn: TurnState, reading: Reading) -> Iterator[Event]:
         """The thinking lines saying how the question was read and what is retrieved for it."""
         if reading.follows:
-            yield turn.think(f"追问（{HOW[reading.how]}）：接上一问“{reading.continues}”，读作“{reading.standalone}”",
+            which = f"接前第 {reading.skipped + 1} 问" if reading.skipped else "接上一问"  # past unrelated questions
+            yield turn.think(f"追问（{HOW[reading.how]}）：{which}“{reading.continues}”，读作“{reading.standalone}”",
                              "retrieval")
             yield turn.think(f"检索查询：{reading.standalone}（并检索原问题“{reading.question}”，融合排序）", "retrieval")
         else:
