@@ -21,7 +21,7 @@ from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, kind_words, owner_words, examples, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, grammar_words, kind_words, owner_words, MODALS, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import INTRODUCES
@@ -36,6 +36,7 @@ TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly 
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+_LIST_HEAD = re.compile(r"^\s*(?:附件|附录|附表)\s*[：:]\s*")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
 FOCUS_WEIGHT = 2.0
@@ -117,12 +118,17 @@ class ExtractiveAnswerer:
         names = person_names(question)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
-        kinds = kind_words(question) if len(weights) > len(kind_words(question)) else set()
+        # what weighs nothing: the word naming the kind of answer (哪些*内容*), and the question's grammar (这次, 如果, 想)
+        # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
+        unwritten = {t for t in weights if (t in grammar_words(question) or _glued_modal(t))
+                     and not any(t in folded(s.text) for s in sources)}
+        kinds = kind_words(question) | unwritten
+        kinds = kinds if len(weights) > len(kinds) else set()
         focus = focus - kinds
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         for t in kinds:
-            del weights[t]  # 哪些*内容*: the kind of answer, which the answer never calls itself
+            del weights[t]
         units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]
@@ -372,10 +378,15 @@ def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
     return [words for words in kept if words]
 
 
+def _glued_modal(word: str) -> bool:
+    """jieba made the word up by gluing a modal verb to its neighbour (上要, 前要 of 审批表上要填, 领钱前要提供)."""
+    return not is_dictionary_word(word) and any(ch in MODALS for ch in word)
+
+
 def _names_attachment(text: str, titles: set[str]) -> bool:
     """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
     title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
-    line = LIST_NUMBER.sub("", text).strip()
+    line = LIST_NUMBER.sub("", _LIST_HEAD.sub("", text)).strip()  # 附件：1．…审批表: the list's first line too
     return line in titles or any(len(t) >= MIN_TITLE_PREFIX and line.startswith(t) for t in titles)
 
 

@@ -31,7 +31,7 @@ COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counte
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
     "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
-    "距离 时长 数值 标准 范围 幅度 区间 信息 要求 要素".split())
+    "距离 时长 数值 标准 范围 幅度 区间 信息 要求 要素 栏目 项目 材料".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 # 一式几份, 多少名: the measure an answer's number is given in
 ASKED_MEASURE = re.compile(rf"(?:多少|(?<!哪)几)([{MEASURE_WORDS}])")
@@ -117,6 +117,20 @@ def kind_words(question: str) -> set[str]:
     """The attribute words that say what kind of answer a 哪些/什么 question wants (内容 of 首部包括哪些内容): they weigh
     nothing, as the answer gives the thing itself (首部包括标题、…) and never calls it that."""
     return {t for m in _KIND.finditer(question) for t in tokenize(m.group("kind")) if t in ATTRIBUTES}
+
+
+# Words that carry the question's grammar, not its matter (这次, 如果, 用, 以后, 的话): pronouns, conjunctions, adverbs,
+# prepositions, particles, locatives — jieba's tags — and the modal verbs, a closed class (想, 应该, 要, 能).
+_GRAMMAR_FLAGS = ("r", "c", "d", "p", "u", "y", "e", "o", "f")
+MODALS = frozenset("想 要 应该 应当 需要 需 能 能够 可以 可 会 得 必须 该 愿意 打算".split())
+
+
+@lru_cache(maxsize=4096)
+def grammar_words(question: str) -> frozenset[str]:
+    """The question's words that carry its grammar (这次 如果 用 想 应该 以后), as the tokenizer writes them: written in
+    no source, they weigh nothing — a reader looks past them for the words that name the matter."""
+    return frozenset(fold_case(w.word) for w in posseg.cut(question)
+                     if w.flag.startswith(_GRAMMAR_FLAGS) or w.word in MODALS)
 
 
 # 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn
