@@ -36,6 +36,7 @@ TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly 
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _LIST_HEAD = re.compile(r"^\s*(?:附件|附录|附表)\s*[：:]\s*")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
@@ -136,6 +137,8 @@ class ExtractiveAnswerer:
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
         long_words = frozenset(t for t in weights if len(t) > 1)
+        # a one-character verb the question uses is held inside the text's word (填 in 填写, 签 in 签字): its share too
+        near_words = long_words | {t for t in weights if len(t) == 1 and _CJK_CHAR.match(t) and t not in MODALS}
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
@@ -188,7 +191,7 @@ class ExtractiveAnswerer:
             around = about[source.n] | words(heading) if heading and not lead else about[source.n]
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             written, around = folded(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in long_words
+            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in near_words
                        if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if codes & tokens:
