@@ -200,3 +200,18 @@ def test_the_word_that_names_the_kind_of_answer_is_no_word_the_answer_must_hold(
     text = "\n".join(["## 二、首部", "首部包括标题、司法建议书编号、被建议单位名称。", "## 三、主文", "主文写明问题和建议。"])
     answer = quoted("司法建议书的首部包括哪些内容？", [source(1, text, "附件1", "司法建议书格式", doc_title="司法建议规定")])
     assert "首部包括标题、司法建议书编号、被建议单位名称。" in answer, answer
+
+
+def test_a_form_named_by_the_last_word_of_its_title_answers_past_the_questions_own_grammar():
+    form = "\n".join(["某市粮食购销违法违规行为举报奖励审批表", "| 举报人姓名 |  | 举报人联系方式 |  |", "| --- | --- | --- | --- |",
+                      "| 行政处罚金额 |  |  |  |", "| 奖励金额 |  |  |  |"])
+    proxy = "\n".join(["本人因故无法亲自办理奖励资金领取，现委托他人为我办理领取手续。", "委托人（签字并盖手印）：",
+                       "受托人（签字并盖手印）："])
+    sources = [source(1, "委托他人代领的，受托人须同时持有举报人授权委托书和有效身份证明。", doc_title="某市举报奖励办法"),
+               source(2, form, "附件1", "某市粮食购销违法违规行为举报奖励审批表", doc_title="某市举报奖励办法"),
+               source(3, proxy, "附件4", "某市领取举报奖励资金授权委托书", doc_title="某市举报奖励办法")]
+    # 审批表 names 附件1; 上要 (jieba's glue of 上 and 要) and 栏目 (the kind of answer) are no words an answer holds
+    fields = quoted("举报奖励审批表上要填哪些栏目？", sources)
+    assert "奖励金额：" in fields and "行政处罚金额：" in fields, fields
+    # 签 is held inside 签字: the field that says how the 受托人 signs answers
+    assert "受托人（签字并盖手印）：" in quoted("委托书上受托人要怎么签？", sources)
