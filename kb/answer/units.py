@@ -190,7 +190,9 @@ def _inline_items(sentences: list[str]) -> list[Unit]:
 
 
 def _is_plain_header(fields: list[str], line: str) -> bool:
+    """A header line of short fields without digits; not a word spaced out letter by letter (财 务 要 求)."""
     return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
+            and not all(len(f) == 1 for f in fields)
             and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
 
 
