@@ -103,10 +103,14 @@ _OWNER = re.compile(r"(?P<owner>[^，,。；;？?！!的]{1,20})的[^，,。；;
 
 def owner_words(question: str) -> set[str]:
     """The words of the thing a `X的Y是多少` question asks a value of (四氯化碳 of 四氯化碳的CAS号是多少; 二/噁/英/类物质
-    of 二噁英类物质在…清单中的临界量是多少, as jieba cuts a name it does not know), without function words (其中): a
+    of 二噁英类物质在…清单中的临界量是多少, as jieba cuts a name it does not know), without its grammar (其中): a
     table row answers it only if the table lists that thing."""
     found = _OWNER.search(PLACE.sub("的", question))  # X在…清单中的Y: X的Y
-    return {t for t in tokenize(found.group("owner")) if _CJK.match(t) and t not in STOPWORDS} if found else set()
+    if not found:
+        return set()
+    grammar = grammar_words(found.group("owner"))
+    return {t for t in tokenize(found.group("owner"))
+            if _CJK.match(t) and t not in STOPWORDS and not (len(t) > 1 and t in grammar)}
 
 
 # 包括哪些内容, 有什么要求: the word after the question word names the kind of answer, which the answer never writes
@@ -121,7 +125,7 @@ def kind_words(question: str) -> set[str]:
 
 # Words that carry the question's grammar, not its matter (这次, 如果, 用, 以后, 的话): pronouns, conjunctions, adverbs,
 # prepositions, particles, locatives — jieba's tags — and the modal verbs, a closed class (想, 应该, 要, 能).
-_GRAMMAR_FLAGS = ("r", "c", "d", "p", "u", "y", "e", "o", "f")
+_GRAMMAR_FLAGS = ("r", "c", "d", "p", "u", "f")  # not e/o: jieba tags a rare character of a name so (噁)
 MODALS = frozenset("想 要 应该 应当 需要 需 能 能够 可以 可 会 得 必须 该 愿意 打算".split())
 
 
