@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Collection, Sequence
+from typing import Callable, Collection, Sequence
 
 from jieba import posseg
 
@@ -47,6 +47,7 @@ class Reading:
     standalone: str  # what it asks, on its own: the follow-up resolved, or the question itself
     continues: str = ""  # the earlier question it continues; "" for a new question
     how: str = ""  # ELLIPSIS, ANAPHORA or NO_SUBJECT
+    skipped: int = 0  # the unrelated questions asked between the one it continues and this one
 
     @property
     def follows(self) -> bool:
@@ -61,11 +62,15 @@ class _Word:
     end: int
 
 
-def read_question(question: str, earlier: Sequence[str], titles: Collection[str]) -> Reading:
+def read_question(question: str, earlier: Sequence[str], titles: Collection[str],
+                  together: Callable[[str, str, bool], bool] | None = None) -> Reading:
     """The question read after the earlier questions of its conversation (oldest first, each as it stood alone).
 
     `titles` are the knowledge base's document names (title, and cover lines such as the issuer): a word of one
-    names a document.
+    names a document. `together(a, b, document)`: whether the knowledge base writes both phrases in one part of a
+    document (or, `document`, whether the document `a` names writes `b`) — an elided question leans on the most recent
+    earlier one whose subject is written beside its own (消防服呢？ after 灭火器存放在哪里？ and an unrelated question
+    between them).
     """
     if not earlier or not earlier[-1].strip():
         return Reading(question, question)
@@ -74,7 +79,10 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     text = _END.sub("", question.strip())
     elided = _ELIDED.match(text)
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
-        return Reading(question, _substitute(elided.group("what").strip(), before, naming), before, ELLIPSIS)
+        what = elided.group("what").strip()
+        before = _leaned_on(what, earlier, naming, together)
+        skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
+        return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
     words = _words(question)
     own = [w for w in words if _is_subject(w)]
     refer = next((i for i, w in enumerate(words) if _refers(w)), None)
@@ -101,19 +109,46 @@ class _Titles:
         return len(word) > 1 and 0 < sum(fold_case(word) in t for t in self.titles) <= self.most
 
 
+def _leaned_on(what: str, earlier: Sequence[str], naming: _Titles,
+               together: Callable[[str, str, bool], bool] | None) -> str:
+    """The earlier question an elided one continues: the most recent whose subject — the phrase `what` takes the
+    place of, or the thing it asked about when `what` names a document — the knowledge base writes in one part of a
+    document with `what` (消防服 beside 灭火器 in one 物资清单), or in the document `what` names (西岭街道's plan holds
+    冲锋舟); the last question when none does or when there is nothing to test."""
+    asked = [q for q in earlier if q.strip()]
+    if together is None or len(asked) < 2 or not what:
+        return earlier[-1]
+    named, thing = _split_elided(what, naming)
+    for before in reversed(asked):
+        words = _words(before)
+        rest = [w for w in _words(thing) if _WORD_CHAR.search(w.text)]
+        span = (_parallel(rest, words, naming) if thing else None) or _last_thing(words, naming)
+        if span is None and not thing and _title_span(words, naming):
+            return before  # it names a document and asks for what the document's name holds (…指挥部的值班电话)
+        if span is not None and together(thing or named, before[span[0]:span[1]], not thing):
+            return before
+    return earlier[-1]
+
+
+def _split_elided(what: str, naming: _Titles) -> tuple[str, str]:
+    """An elided phrase as the document it names, if any, and the thing it asks about (西岭街道 | 救生衣 of
+    西岭街道的救生衣)."""
+    mine = [w for w in _words(what) if _WORD_CHAR.search(w.text)]
+    lead = 0
+    while lead < len(mine) and naming.holds(mine[lead].text):
+        lead += 1
+    named = what[: mine[lead - 1].end] if lead and any(naming.names(w.text) for w in mine[:lead]) else ""
+    return named, (what[len(named):].lstrip("的之") if named else what)
+
+
 def _substitute(what: str, before: str, naming: _Titles) -> str:
     """The earlier question asked again of `what`. A document's name in it takes the place of the earlier one
     (西岭街道 for 东岭街道); the rest takes the place of the phrase it parallels (第三类 for 第二类, 黄色预警 for 蓝色预警:
     the same head word), else of the thing the earlier question asked about (救生衣 for 冲锋舟)."""
     if not what:
         return before  # 还有呢？: the same question again
-    mine = [w for w in _words(what) if _WORD_CHAR.search(w.text)]
     words = _words(before)
-    lead = 0  # 西岭街道 of 西岭街道的救生衣: the document it names, then the thing
-    while lead < len(mine) and naming.holds(mine[lead].text):
-        lead += 1
-    named = what[: mine[lead - 1].end] if lead and any(naming.names(w.text) for w in mine[:lead]) else ""
-    thing = what[len(named):].lstrip("的之") if named else what
+    named, thing = _split_elided(what, naming)  # 西岭街道 of 西岭街道的救生衣: the document it names, then the thing
     rest = [w for w in _words(thing) if _WORD_CHAR.search(w.text)]
     edits: list[tuple[tuple[int, int], str]] = []
     if thing:

@@ -16,11 +16,12 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
+from kb.answer.forms import SIGNING, fields, is_blank
 from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_for, asks, examples, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, grammar_words, kind_words, owner_words, MODALS, examples, framed, person_names, single_runs,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import INTRODUCES
@@ -35,6 +36,8 @@ TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly 
 _PARTS = re.compile(r"[？?]")
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_LIST_HEAD = re.compile(r"^\s*(?:附件|附录|附表)\s*[：:]\s*")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
 FOCUS_WEIGHT = 2.0
@@ -116,8 +119,17 @@ class ExtractiveAnswerer:
         names = person_names(question)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
+        # what weighs nothing: the word naming the kind of answer (哪些*内容*), and the question's grammar (这次, 如果, 想)
+        # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
+        unwritten = {t for t in weights if (t in grammar_words(question) or _glued_modal(t))
+                     and not any(t in folded(s.text) for s in sources)}
+        kinds = kind_words(question) | unwritten
+        kinds = kinds if len(weights) > len(kinds) else set()
+        focus = focus - kinds
         for t in focus:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
+        for t in kinds:
+            del weights[t]
         units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]
@@ -125,6 +137,8 @@ class ExtractiveAnswerer:
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
         long_words = frozenset(t for t in weights if len(t) > 1)
+        # a one-character verb the question uses is held inside the text's word (填 in 填写, 签 in 签字): its share too
+        near_words = long_words | {t for t in weights if len(t) == 1 and _CJK_CHAR.match(t) and t not in MODALS}
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
@@ -139,6 +153,7 @@ class ExtractiveAnswerer:
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
             about[s.n] |= {t for t in weights if len(t) > 1 and _abbreviates(t, s.doc_title)}
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
+        about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
@@ -154,6 +169,12 @@ class ExtractiveAnswerer:
         named = _title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
         misnamed = _misnamed(question, sources, present)
+        # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
+        # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
+        written = {ch for s in sources for ch in folded(s.text)} | about_chars_all
+        unlisted = wants.value and any(not written.intersection(t) for t in owner_words(question))
+        if wants.value and _left_blank(units, asked_field(question), ruled_out | misnamed):
+            return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
             if not tokens:
@@ -170,7 +191,7 @@ class ExtractiveAnswerer:
             around = about[source.n] | words(heading) if heading and not lead else about[source.n]
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             written, around = folded(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in long_words
+            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in near_words
                        if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if codes & tokens:
@@ -184,8 +205,14 @@ class ExtractiveAnswerer:
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
-                continue  # an attachment's title (a list of attachments) names the content, it is not the content
-            unspoken = needed and not any(_speaks_of(n, tokens | about[source.n], names) for n in needed)
+                continue
+            if unlisted and header is not None:
+                continue
+            if wants.value and is_blank(text):
+                continue  # a form's blank field (乙方：) names what to fill in: it holds no value to give  # an attachment's title (a list of attachments) names the content, it is not the content
+            # a row speaks of its columns too: a table written out flat names them once, above its rows
+            spoken = tokens | about[source.n] | (words(header) if header else _NONE)
+            unspoken = needed and not any(_speaks_of(n, spoken, names) for n in needed)
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading
                 # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
@@ -227,6 +254,21 @@ class ExtractiveAnswerer:
         return with_leads(out)
 
 
+
+
+def _left_blank(units: Sequence[tuple], field: set[str], excluded: set[str]) -> bool:
+    """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位; 乙方代表签字 for 乙方代表), it is
+    blank, and no line of the documents the question may mean fills it in."""
+    if not field:
+        return False
+    blank = filled = False
+    for source, _, text, *_ in units:
+        if source.doc_id in excluded or "：" not in text and ":" not in text:
+            continue
+        for label, value in fields(text):
+            if field == words(label) - SIGNING:
+                filled, blank = filled or bool(value), blank or not value
+    return blank and not filled
 
 
 def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
@@ -339,10 +381,15 @@ def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
     return [words for words in kept if words]
 
 
+def _glued_modal(word: str) -> bool:
+    """jieba made the word up by gluing a modal verb to its neighbour (上要, 前要 of 审批表上要填, 领钱前要提供)."""
+    return not is_dictionary_word(word) and any(ch in MODALS for ch in word)
+
+
 def _names_attachment(text: str, titles: set[str]) -> bool:
     """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
     title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
-    line = LIST_NUMBER.sub("", text).strip()
+    line = LIST_NUMBER.sub("", _LIST_HEAD.sub("", text)).strip()  # 附件：1．…审批表: the list's first line too
     return line in titles or any(len(t) >= MIN_TITLE_PREFIX and line.startswith(t) for t in titles)
 
 

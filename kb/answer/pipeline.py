@@ -19,6 +19,7 @@ from kb.answer.events import Event, jsonable
 from kb.answer.followup import HOW, Reading, read_question
 from kb.answer.gaps import find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
+from kb.answer.together import written_together
 from kb.answer.hop import HopResult, post_answer_hop, without_block
 from kb.answer.llm import ChatModel
 from kb.answer.offline import ExtractiveAnswerer
@@ -255,7 +256,8 @@ class Pipeline:
         earlier = self.history.recent_questions(conversation_id, request.history_turns)
         # a document is named by its title or its cover (紫楹台 names 西安新兴紫楹台酒店有限公司's 生产安全事故应急预案)
         titles = [f"{d.title} {snapshot.view.cover(d.id)}" for d in snapshot.documents.values()] if earlier else []
-        reading = read_question(request.query, earlier, titles)
+        together = written_together(snapshot, list(request.library_ids) or None) if len(earlier) > 1 else None
+        reading = read_question(request.query, earlier, titles, together)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})
         extra = {"standalone": reading.standalone, "continues": reading.continues} if reading.follows else None
@@ -270,7 +272,8 @@ class Pipeline:
     def _read_note(self, turn: TurnState, reading: Reading) -> Iterator[Event]:
         """The thinking lines saying how the question was read and what is retrieved for it."""
         if reading.follows:
-            yield turn.think(f"追问（{HOW[reading.how]}）：接上一问“{reading.continues}”，读作“{reading.standalone}”",
+            which = f"接前第 {reading.skipped + 1} 问" if reading.skipped else "接上一问"  # past unrelated questions
+            yield turn.think(f"追问（{HOW[reading.how]}）：{which}“{reading.continues}”，读作“{reading.standalone}”",
                              "retrieval")
             yield turn.think(f"检索查询：{reading.standalone}（并检索原问题“{reading.question}”，融合排序）", "retrieval")
         else:

@@ -9,14 +9,16 @@ from functools import lru_cache
 import jieba
 from jieba import posseg
 
-from kb.search.tokens import MEASURE_WORDS, tokenize
+from kb.search.tokens import MEASURE_WORDS, STOPWORDS, tokenize
 from kb.text import fold_case
 
 # What a question asks for, from its question words.
 LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
 QUANTITY = re.compile(r"多少|(?<!哪)几(?!乎)|多远|多大|多长|多久|多高|多宽|多重|多深|尺寸|比例|税率|费率|电话|号码|手机|容积|面积")
 TITLE = re.compile(r"叫什么|名称|哪个附件|哪一个附件|什么附件")  # asks what something is called
-NAME = re.compile(rf"{TITLE.pattern}|谁")
+NAME = re.compile(rf"{TITLE.pattern}|谁|哪家|哪一家")
+# 需要盖手印吗, 是否需要填写电话: a yes-or-no question asks whether, not for the value
+YES_NO = re.compile(r"吗|是否|有没有|要不要|需不需要|是不是")
 # A quantity or list question asks for something: the words right after 多少名/几艘/哪些 (多少名在编医生, 哪些外部救援
 # 电话), or right before a closing 是多少/有多大 (累计降雨量是多少). A sentence that lacks them (in its own words or in
 # what its source is about) speaks of something else. Attribute words (尺寸, 数量)
@@ -29,7 +31,7 @@ COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counte
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
     "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
-    "距离 时长 数值 标准 范围 幅度 区间".split())
+    "距离 时长 数值 标准 范围 幅度 区间 信息 要求 要素 栏目 材料".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 # 一式几份, 多少名: the measure an answer's number is given in
 ASKED_MEASURE = re.compile(rf"(?:多少|(?<!哪)几)([{MEASURE_WORDS}])")
@@ -41,6 +43,7 @@ FRAME_WEIGHT = 0.5
 # 在…中的 / 在…里 inside a question says where to look as well (X在某清单中的临界量是多少): the list, not what is asked
 PLACE = re.compile(r"在(?P<frame>[^，,。；;？?！!在]{2,30}?)(?:中|里|之中)的?")
 _WORD_CHAR = re.compile(r"\w")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,12 @@ class Asks:
     quantity: bool
     list: bool
     name: bool
+    whether: bool = False  # a yes-or-no question (需要盖手印吗)
+
+    @property
+    def value(self) -> bool:
+        """It asks for a value (乙方是谁, 电话是多少): a blank field of a form does not answer it."""
+        return (self.quantity or self.name) and not self.list and not self.whether
 
 
 def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
@@ -69,10 +78,63 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
         parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
-    before = _COUNTED_BEFORE.search(question)
+    before = _COUNTED_BEFORE.search(PLACE.sub("", question))  # X在…清单中的临界量: the list is where, not what
     found = words(before.group("what")) if before else []
     needed = nouns(found)[-COUNTED_WORDS:]
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
+
+
+# 互救协议的乙方是哪家单位: the one asked for is named after the last 的 (乙方), as a form names its field
+_NAMED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|为)(?:谁|哪家|哪一家|什么)")
+
+
+def asked_field(question: str) -> set[str]:
+    """The words of what a `X的Y是谁` question asks for, as a form would label its field (乙方, 乙方代表); empty
+    when it asks otherwise."""
+    named = _NAMED_BEFORE.search(question)
+    if not named or "的" not in named.group("what"):
+        return set()
+    return {t for t in tokenize(named.group("what").rsplit("的", 1)[-1]) if len(t) > 1}
+
+
+# 二噁英类物质在…清单中的临界量是多少: the thing whose value is asked, before the last 的 of the clause that asks
+_OWNER = re.compile(r"(?P<owner>[^，,。；;？?！!的]{1,20})的[^，,。；;？?！!的]{1,12}?(?:是|为|有)?(?:多少|几|谁|哪家|什么)")
+
+
+def owner_words(question: str) -> set[str]:
+    """The words of the thing a `X的Y是多少` question asks a value of (四氯化碳 of 四氯化碳的CAS号是多少; 二/噁/英/类物质
+    of 二噁英类物质在…清单中的临界量是多少, as jieba cuts a name it does not know), without its grammar (其中): a
+    table row answers it only if the table lists that thing."""
+    found = _OWNER.search(PLACE.sub("的", question))  # X在…清单中的Y: X的Y
+    if not found:
+        return set()
+    grammar = grammar_words(found.group("owner"))
+    return {t for t in tokenize(found.group("owner"))
+            if _CJK.match(t) and t not in STOPWORDS and not (len(t) > 1 and t in grammar)}
+
+
+# 包括哪些内容, 有什么要求: the word after the question word names the kind of answer, which the answer never writes
+_KIND = re.compile(r"(?:哪些|哪几[项个类种条]?|什么|何种)(?P<kind>[\u4e00-\u9fff]{2,4})")
+
+
+def kind_words(question: str) -> set[str]:
+    """The attribute words that say what kind of answer a 哪些/什么 question wants (内容 of 首部包括哪些内容): they weigh
+    nothing, as the answer gives the thing itself (首部包括标题、…) and never calls it that."""
+    return {t for m in _KIND.finditer(question) for t in tokenize(m.group("kind")) if t in ATTRIBUTES}
+
+
+# Words that carry the question's grammar, not its matter (这次, 如果, 用, 以后, 的话): pronouns, conjunctions, adverbs,
+# prepositions, particles, locatives — jieba's tags — and the modal verbs, a closed class (想, 应该, 要, 能).
+_GRAMMAR_FLAGS = ("r", "c", "d", "p", "u", "f")  # not e/o: jieba tags a rare character of a name so (噁)
+MODALS = frozenset("想 要 应该 应当 需要 需 能 能够 可以 可 会 得 必须 该 愿意 打算".split())
+
+
+@lru_cache(maxsize=4096)
+def grammar_words(question: str) -> frozenset[str]:
+    """The question's words that carry its grammar (这次 如果 用 想 应该 以后), as the tokenizer writes them: written in
+    no source, they weigh nothing — a reader looks past them for the words that name the matter."""
+    return frozenset(fold_case(w.word) for w in posseg.cut(question)
+                     if w.flag.startswith(_GRAMMAR_FLAGS) or w.word in MODALS)
 
 
 # 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn
@@ -101,7 +163,8 @@ def examples(question: str) -> list[str]:
 
 def asks(question: str) -> Asks:
     """The kind of answer the question words call for (多少/几 → a number, 哪些 → a list, 叫什么/谁 → a name)."""
-    return Asks(bool(QUANTITY.search(question)), bool(LIST.search(question)), bool(NAME.search(question)))
+    return Asks(bool(QUANTITY.search(question)), bool(LIST.search(question)), bool(NAME.search(question)),
+                bool(YES_NO.search(question)))
 
 
 def framed(question: str) -> tuple[str, set[str]]:

@@ -50,7 +50,24 @@ def titled(weights: Mapping[str, float], sources: Sequence[Source], excluded: se
             held = sum(1 for t in title if t in weights) / len(title)
             if held >= share and (best is None or held > share):
                 best, share = s, held
-    return best
+    return best or _by_head(weights, [s for s in sources if s.label and s.doc_id not in excluded])
+
+
+def _by_head(weights: Mapping[str, float], attachments: Sequence[Source]) -> Source | None:
+    """The one attachment whose title ends in a word the question gives (审批表 of 举报奖励审批表上要填哪些栏目 names
+    …举报奖励审批表): a form or list is called by what it is, the last word of its title, when no other attachment
+    among the sources is that kind of thing."""
+    heads = {}
+    for s in attachments:
+        head = max((t for t in words(s.title) if len(t) > MIN_TITLE_WORDS and folded(s.title).endswith(t)), key=len,
+                   default="")
+        if head:
+            heads.setdefault(head, set()).add((s.doc_id, s.label))
+    named = [head for head, owners in heads.items() if head in weights and len(owners) == 1]
+    if len(named) != 1:
+        return None
+    owner = next(iter(heads[named[0]]))
+    return next(s for s in attachments if (s.doc_id, s.label) == owner)
 
 
 def items_of(source: Source) -> list[Candidate]:

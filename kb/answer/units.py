@@ -6,6 +6,8 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from kb.answer.flat_tables import MIN_ROWS, read_flat_table
+from kb.answer.forms import form_fields, is_form_row
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.search.tokens import tokenize
@@ -19,6 +21,7 @@ _SENTENCE_END = re.compile(r"[。！？；!?;]$")
 _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"[0-9０-９]")
+_ONE_CELL = re.compile(r"\|[^|]+\|")  # | 事故简要说明 |: a row of one cell spanning the table
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
 # A heading: a short line with no punctuation (预案衔接, 第二类, 西岭街道, （三）危险废物 — its mark aside), or a
 # table's caption (表2 …应急状态启动令). It owns the lines below it until the next heading: the dev set's headings
@@ -30,6 +33,7 @@ _CAPTION = re.compile(r"^[表图]\s*[0-9０-９一二三四五六七八九十]+(
 # clause) a definition, read as an item under the formula's lead-in.
 DEFINES = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω0-9_′'\u4e00-\u9fff]{1,8}\s*[—－]{2,3}\s*\S")
 _FORMULA_LEAD = re.compile(r"^(?P<lead>.*?(?:式中|其中)\s*[：:])\s*(?P<first>\S.*)$")
+_ANNOUNCES = re.compile(r"下列|以下|如下|下述")  # the sentence that says a list follows
 _INLINE_LEAD = re.compile(r"^(?P<lead>.*?[：:])\s*(?P<first>\S.*)$")
 
 
@@ -64,6 +68,7 @@ def _read_units(text: str) -> list[Unit]:
     plain: list[str] | None = None
     lists = ListReader()
     heading = defining = ""
+    form = False  # inside a table read as a form (kb/answer/forms.py)
     lines = text.split("\n")
     shown = [line.strip() for line in lines if line.strip()]
     # a heading stands alone: short lines or captions of one kind in a row (一层平面图 / 二层平面图, 表4 … / 表5 …) are a
@@ -76,7 +81,7 @@ def _read_units(text: str) -> list[Unit]:
         stripped = line.strip()
         at += bool(stripped)
         if not stripped:
-            header = None
+            header, form = None, False
             continue  # a blank line between a list's items (Markdown) does not end the list
         if is_toc_line(line) or is_header_line(stripped):
             header = None
@@ -98,20 +103,36 @@ def _read_units(text: str) -> list[Unit]:
             continue
         defining = ""
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
-        lead = lists.read(stripped, sentences[-1].strip() if sentences else "")
-        if CELL_SEPARATOR in stripped:
+        lead = lists.read(stripped, _lead_of(sentences))
+        if CELL_SEPARATOR in stripped or _ONE_CELL.fullmatch(stripped):
             cells = _cells(stripped)
             if all(_RULE.fullmatch(c) for c in cells):
                 continue  # a Markdown table's |---|---| line
-            if header is None:
+            form = form or (header is None and is_form_row(cells))
+            if header is None and not form:
                 header = cells
+                continue
+            if form or len(cells) != len(header):  # a form's fields, or a row that spans the table's columns
+                if text := form_fields(cells):
+                    units.append(Unit(text, "", "", heading))
                 continue
             if len(cells) == len(header):
                 units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v),
                                   " ".join(header), "", heading))
                 continue
-        header = None
+        header, form = None, False
         fields = stripped.split()
+        flat = read_flat_table(stripped) if len(fields) >= 2 * MIN_ROWS else None
+        if flat:  # a table written out on one line: its rows under its caption and column names
+            named = not _DIGIT.search(flat.head)  # a text cut inside the table begins with a row's end, no header
+            if flat.head:
+                units.append(Unit(flat.head, None if named else "", "", heading))
+            # a row is read under its header as a cell under its column's name: what it is about, not its words
+            # (二噁英 in no row: the caption alone must not make every row an answer)
+            units.extend(Unit(row, flat.head, "", flat.head) if named else Unit(row, "", "", heading)
+                         for row in flat.rows)
+            units.extend(Unit(m.group(0), None, "", heading) for m in _SENTENCE.finditer(flat.tail) if m.group(0).strip())
+            continue
         if plain and len(fields) == len(plain) and _DIGIT.search(stripped):
             units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(plain, fields)), " ".join(plain), "", heading))
             continue
@@ -125,6 +146,15 @@ def _read_units(text: str) -> list[Unit]:
         if heading:
             units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
+
+
+def _lead_of(sentences: list[str]) -> str:
+    """The lead-in a line gives the list below it: its last sentence, from the one that announces the list (有下列
+    行为之一的，…给予行政处分；构成犯罪的，依法追究刑事责任： — the items are 下列行为, not 构成犯罪)."""
+    if not sentences:
+        return ""
+    start = next((i for i in range(len(sentences) - 1, -1, -1) if _ANNOUNCES.search(sentences[i])), len(sentences) - 1)
+    return "".join(sentences[start:]).strip()
 
 
 def is_heading(line: str) -> bool:
@@ -160,7 +190,9 @@ def _inline_items(sentences: list[str]) -> list[Unit]:
 
 
 def _is_plain_header(fields: list[str], line: str) -> bool:
+    """A header line of short fields without digits; not a word spaced out letter by letter (财 务 要 求)."""
     return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
+            and not all(len(f) == 1 for f in fields)
             and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
 
 

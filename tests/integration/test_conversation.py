@@ -68,3 +68,26 @@ def test_a_follow_up_on_real_documents_answers_as_the_question_it_continues(real
     first = turn(real, earlier)
     t = turn(real, question, conversation_id=first["conversation_id"])
     assert "追问" in t["thinking"] and all(s in t["content"] for s in shown), t["content"]
+
+
+@pytest.mark.parametrize(("first", "between", "question", "shown", "not_shown"), [
+    ("东岭街道有几艘冲锋舟？存放在哪里？", "医院配置了多少具消防过滤式自救呼吸器？", "西岭街道呢？", ("5艘", "西岭防汛站"),
+     "东岭仓库"),
+    ("东岭街道有几艘冲锋舟？存放在哪里？", "转移ICU患者时每名危重患者至少由几名医护人员护送？", "救生衣呢？",
+     ("150件", "东岭仓库"), "220件"),
+])
+def test_a_follow_up_leans_on_the_question_it_continues_past_an_unrelated_one(service, first, between, question,
+                                                                              shown, not_shown):
+    opened = turn(service, first)
+    turn(service, between, conversation_id=opened["conversation_id"])
+    t = turn(service, question, conversation_id=opened["conversation_id"])
+    assert all(s in t["content"] for s in shown) and not_shown not in t["content"], t["content"]
+    assert f"接前第 2 问“{first}”" in t["thinking"]
+
+
+@needs_shared_corpus
+def test_a_follow_up_on_a_real_table_leans_past_a_question_on_another_document(real):
+    first = turn(real, "紫楹台酒店的灭火器存放在哪里？")
+    turn(real, "司法建议书的尾部包括哪些内容？", conversation_id=first["conversation_id"])
+    t = turn(real, "消防服呢？", conversation_id=first["conversation_id"])
+    assert "消防服" in t["content"] and "一楼大厅" in t["content"], t["content"]

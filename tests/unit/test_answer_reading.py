@@ -161,3 +161,57 @@ def test_a_formulas_variables_are_read_one_by_one_under_it():
         "V1——一个罐组的物料量，m3；", "V2——发生事故的储罐的消防水量，m3；"]
     answer = quoted("计算污染雨水储存容积时，降雨深度宜取多少？", [source(1, inline, "附录C", "对照表")])
     assert answer and answer[-1] == "h——降雨深度，宜取15mm~30mm；", answer
+
+
+def test_a_form_is_read_as_its_fields_and_a_blank_field_answers_no_question_about_its_value():
+    text = "\n".join(["表1  某酒店有限公司生产安全事故报告单", "| 报告单位 |  | 报告编号 |  |",
+                      "| 报告时间 | 年   月   日   时   分 | 收到时间 | 时分 |", "| 事故简要说明 |", "| 事故类型 |  |"])
+    lines = [u.text for u in read_units(text)]
+    assert lines[1:] == ["报告单位：；报告编号：", "报告时间：年   月   日   时   分；收到时间：时分", "事故简要说明",
+                         "事故类型："], lines
+    fields = quoted("酒店的事故报告单需要填写哪些信息？",
+                    [source(1, text, "附件6", "格式化文本", doc_title="某酒店生产安全事故应急预案")])
+    assert fields[0].endswith("事故报告单") and "报告单位：；报告编号：" in fields, fields
+    agreement = "\n".join(["生产安全事故应急救援互救协议", "甲方：某酒店有限公司", "乙方：",
+                           "1、乙方发生生产安全事故时，甲方应出动应急抢险人员支援乙方救援；", "甲方代表签字：      乙方代表签字："])
+    agreed = [source(1, agreement, "附件8", "有关协议或备忘录", doc_title="某酒店生产安全事故应急预案")]
+    assert quoted("某酒店互救协议的甲方是谁？", agreed)[0] == "甲方：某酒店有限公司"
+    # the field for 乙方 was never filled in: the agreement does not say, whatever sentence speaks of 乙方
+    assert quoted("某酒店互救协议的乙方是哪家单位？", agreed) == []
+    assert quoted("某酒店互救协议的乙方代表是谁？", agreed) == []
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_a_table_written_out_on_one_line_is_read_back_into_rows_under_its_column_names():
+    guide = (CORPUS / "zh_guide_qiye_tufa_huanjing_fengxian_pinggu_2014.md").read_text(encoding="utf-8")
+    line = next(line for line in guide.split("\n") if line.startswith("突发环境事件风险物质及临界量清单 序号"))
+    units = read_units(line)
+    row = next(u for u in units if u.text.startswith("2 四氯化碳"))
+    assert row.text == "2 四氯化碳 56-23-5 7.5" and "CAS 号" in row.header, row
+    assert sum(1 for u in units if u.header == row.header) == 310  # every row of the list, and no more
+    assert any("本表共规定了 310 种（类）" in u.text for u in units)  # the note below the table is read as sentences
+    table = [source(1, line, "附录B", "突发环境事件风险物质及临界量清单", doc_title="企业突发环境事件风险评估指南")]
+    assert quoted("四氯化碳的CAS号是多少？", table)[-1] == "2 四氯化碳 56-23-5 7.5"
+    # a thing the list does not hold: no row answers, however well the question names the list
+    assert quoted("二噁英类物质在突发环境事件风险物质及临界量清单中的临界量是多少？", table) == []
+
+
+def test_the_word_that_names_the_kind_of_answer_is_no_word_the_answer_must_hold():
+    text = "\n".join(["## 二、首部", "首部包括标题、司法建议书编号、被建议单位名称。", "## 三、主文", "主文写明问题和建议。"])
+    answer = quoted("司法建议书的首部包括哪些内容？", [source(1, text, "附件1", "司法建议书格式", doc_title="司法建议规定")])
+    assert "首部包括标题、司法建议书编号、被建议单位名称。" in answer, answer
+
+
+def test_a_form_named_by_the_last_word_of_its_title_answers_past_the_questions_own_grammar():
+    form = "\n".join(["某市粮食购销违法违规行为举报奖励审批表", "| 举报人姓名 |  | 举报人联系方式 |  |", "| --- | --- | --- | --- |",
+                      "| 行政处罚金额 |  |  |  |", "| 奖励金额 |  |  |  |"])
+    proxy = "\n".join(["本人因故无法亲自办理奖励资金领取，现委托他人为我办理领取手续。", "委托人（签字并盖手印）：",
+                       "受托人（签字并盖手印）："])
+    sources = [source(1, "委托他人代领的，受托人须同时持有举报人授权委托书和有效身份证明。", doc_title="某市举报奖励办法"),
+               source(2, form, "附件1", "某市粮食购销违法违规行为举报奖励审批表", doc_title="某市举报奖励办法"),
+               source(3, proxy, "附件4", "某市领取举报奖励资金授权委托书", doc_title="某市举报奖励办法")]
+    # 审批表 names 附件1; 上要 (jieba's glue of 上 and 要) and 栏目 (the kind of answer) are no words an answer holds
+    fields = quoted("举报奖励审批表上要填哪些栏目？", sources)
+    assert "奖励金额：" in fields and "行政处罚金额：" in fields, fields
+    # 签 is held inside 签字: the field that says how the 受托人 signs answers
+    assert "受托人（签字并盖手印）：" in quoted("委托书上受托人要怎么签？", sources)

@@ -60,3 +60,21 @@ def test_no_standalone_question_of_the_bundled_file_reads_as_a_follow_up():
     for i, question in enumerate(standalone):
         for earlier in (standalone[max(0, i - 2):i], [BOATS]):
             assert not read_question(question, earlier, TITLES).follows, (question, earlier)
+
+
+def test_an_elided_question_leans_on_the_most_recent_question_whose_subject_is_written_beside_its_own():
+    plans = [p.read_text(encoding="utf-8") for p in sorted((DATA_DIR / "corpus").glob("*.md"))]
+    plans.append((DATA_DIR / "corpus" / "西岭街道防汛应急预案.txt").read_bytes().decode("gb18030"))  # a GBK copy
+
+    def together(a: str, b: str, document: bool) -> bool:  # the real plans' text stands for the knowledge base
+        return any(a in text and b in text for text in plans)
+
+    hospital = "医院配置了多少具消防过滤式自救呼吸器？"
+    reading = read_question("救生衣呢？", [BOATS, hospital], TITLES, together)
+    assert reading.continues == BOATS and reading.skipped == 1
+    assert reading.standalone == "东岭街道有几艘救生衣？存放在哪里？"
+    named = read_question("西岭街道呢？", [BOATS, hospital], TITLES, together)  # the plan 西岭街道 names
+    assert named.continues == BOATS and named.standalone == "西岭街道有几艘冲锋舟？存放在哪里？"
+    # the last question, when it is the one the subject is written beside, or when nothing can be tested
+    assert read_question("救生衣呢？", [hospital, BOATS], TITLES, together).skipped == 0
+    assert read_question("救生衣呢？", [BOATS, hospital], TITLES).continues == hospital
