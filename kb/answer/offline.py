@@ -171,8 +171,9 @@ class ExtractiveAnswerer:
         misnamed = _misnamed(question, sources, present)
         # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
         # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
-        written = {ch for s in sources for ch in folded(s.text)} | about_chars_all
-        unlisted = wants.value and any(not written.intersection(t) for t in owner_words(question))
+        owner = owner_words(question) if wants.value else set()
+        written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
+        unlisted = any(not written.intersection(t) for t in owner)
         if wants.value and _left_blank(units, asked_field(question), ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
