@@ -9,6 +9,9 @@ answers a question about the form (需要填写哪些信息, 需要盖手印吗)
 from __future__ import annotations
 
 import re
+from typing import Sequence
+
+from kb.search.tokens import tokenize
 
 # A line of blank fields only: each a short label and its colon with nothing after it (乙方：, 甲方代表签字：
 # 乙方代表签字：, 报告单位：；报告编号：), or a label and a placeholder the filler completes (年 月 日, ××, ＿＿).
@@ -54,3 +57,18 @@ def fields(text: str) -> list[tuple[str, str]]:
 
 def _filled(value: str) -> str:
     return "" if re.fullmatch(_PLACEHOLDER, value) else value.strip()
+
+
+def left_blank(units: Sequence[tuple], field: set[str], excluded: set[str]) -> bool:
+    """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位; 乙方代表签字 for 乙方代表), it is
+    blank, and no line of the documents the question may mean fills it in."""
+    if not field:
+        return False
+    blank = filled = False
+    for source, _, text, *_ in units:
+        if source.doc_id in excluded or "：" not in text and ":" not in text:
+            continue
+        for label, value in fields(text):
+            if field == set(tokenize(label)) - SIGNING:
+                filled, blank = filled or bool(value), blank or not value
+    return blank and not filled

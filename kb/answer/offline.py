@@ -16,12 +16,13 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
-from kb.answer.forms import SIGNING, fields, is_blank
+from kb.answer.forms import is_blank, left_blank
 from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, grammar_words, kind_words, owner_words, MODALS, examples, framed, person_names, single_runs,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, framed, glued_modal,
+    grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
 from kb.text import INTRODUCES
@@ -121,7 +122,7 @@ class ExtractiveAnswerer:
         codes = {t for t in weights if CODE.fullmatch(t)}
         # what weighs nothing: the word naming the kind of answer (哪些*内容*), and the question's grammar (这次, 如果, 想)
         # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
-        unwritten = {t for t in weights if (t in grammar_words(question) or _glued_modal(t))
+        unwritten = {t for t in weights if (t in grammar_words(question) or glued_modal(t))
                      and not any(t in folded(s.text) for s in sources)}
         kinds = kind_words(question) | unwritten
         kinds = kinds if len(weights) > len(kinds) else set()
@@ -171,9 +172,10 @@ class ExtractiveAnswerer:
         misnamed = _misnamed(question, sources, present)
         # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
         # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
-        written = {ch for s in sources for ch in folded(s.text)} | about_chars_all
-        unlisted = wants.value and any(not written.intersection(t) for t in owner_words(question))
-        if wants.value and _left_blank(units, asked_field(question), ruled_out | misnamed):
+        owner = owner_words(question) if wants.value else set()
+        written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
+        unlisted = any(not written.intersection(t) for t in owner)
+        if wants.value and left_blank(units, asked_field(question), ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
@@ -254,23 +256,6 @@ class ExtractiveAnswerer:
         return with_leads(out)
 
 
-
-
-def _left_blank(units: Sequence[tuple], field: set[str], excluded: set[str]) -> bool:
-    """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位; 乙方代表签字 for 乙方代表), it is
-    blank, and no line of the documents the question may mean fills it in."""
-    if not field:
-        return False
-    blank = filled = False
-    for source, _, text, *_ in units:
-        if source.doc_id in excluded or "：" not in text and ":" not in text:
-            continue
-        for label, value in fields(text):
-            if field == words(label) - SIGNING:
-                filled, blank = filled or bool(value), blank or not value
-    return blank and not filled
-
-
 def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
     """Per document, how much of the question its title holds (西岭街道… is about 西岭街道防汛应急预案)."""
     score: dict[str, float] = {}
@@ -317,13 +302,6 @@ def _abbreviates(word: str, title: str) -> bool:
     as a reader shortens a name)."""
     rest = iter(title)
     return all(ch in rest for ch in word)
-
-
-
-
-
-
-
 
 
 def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
@@ -381,11 +359,6 @@ def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
     return [words for words in kept if words]
 
 
-def _glued_modal(word: str) -> bool:
-    """jieba made the word up by gluing a modal verb to its neighbour (上要, 前要 of 审批表上要填, 领钱前要提供)."""
-    return not is_dictionary_word(word) and any(ch in MODALS for ch in word)
-
-
 def _names_attachment(text: str, titles: set[str]) -> bool:
     """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
     title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
@@ -400,8 +373,6 @@ def _char_share(word: str, text: str, around: frozenset[str]) -> float:
 
 
 _NONE: frozenset[str] = frozenset()
-
-
 
 
 def _quotes(term: str, text: str) -> bool:

@@ -9,7 +9,7 @@ from functools import lru_cache
 import jieba
 from jieba import posseg
 
-from kb.search.tokens import MEASURE_WORDS, STOPWORDS, tokenize
+from kb.search.tokens import MEASURE_WORDS, STOPWORDS, is_dictionary_word, tokenize
 from kb.text import fold_case
 
 # What a question asks for, from its question words.
@@ -135,6 +135,11 @@ def grammar_words(question: str) -> frozenset[str]:
     no source, they weigh nothing — a reader looks past them for the words that name the matter."""
     return frozenset(fold_case(w.word) for w in posseg.cut(question)
                      if w.flag.startswith(_GRAMMAR_FLAGS) or w.word in MODALS)
+
+
+def glued_modal(word: str) -> bool:
+    """jieba made the word up by gluing a modal verb to its neighbour (上要, 前要 of 审批表上要填, 领钱前要提供)."""
+    return not is_dictionary_word(word) and any(ch in MODALS for ch in word)
 
 
 # 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn
