@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from kb.ingest.splitting import is_header_line
 from kb.model import CELL_SEPARATOR
 
 
@@ -73,6 +74,7 @@ _PAGE_NUMBER = re.compile(
 # A browser's printed header and footer: the date and time, the page's title, its address and n/N.
 _BROWSER_LINE = re.compile(r"^(?:[0-9]{1,4}[/-][0-9]{1,2}[/-][0-9]{1,4}[, ]+[0-9]{1,2}:[0-9]{2}(?:\s*[AP]M)?|"
                            r"(?:file|https?)://\S*)", re.I)
+_PAGE_REF = re.compile(r"^[.·…\s]*[0-9]{1,4}$")  # a contents entry's page number, its leaders before it
 _SENTENCE_END = "。！？；：!?;:."
 _ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
 _LEADING_WORD = re.compile(r"[A-Za-z0-9\-.,/:%@_()（）]+")  # a run a browser does not break inside
@@ -116,6 +118,8 @@ def _line(boxes: list[Box], rules: Sequence[Rule] = ()) -> Line:
         else:
             cells[-1] += text
     kept = [(c, x) for c, x in zip(cells, lefts) if c]
+    if len(kept) == 2 and _PAGE_REF.match(kept[1][0]) and is_header_line(kept[0][0]):
+        kept = [(kept[0][0] + "\t" + kept[1][0], kept[0][1])]  # a contents entry: 附件4：应急物资清单 …… 98
     return Line(tuple(c for c, _ in kept), boxes[0].left, max(b.right for b in boxes),
                 max(b.top for b in boxes), min(b.bottom for b in boxes), tuple(x for _, x in kept))
 
