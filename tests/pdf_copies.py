@@ -64,7 +64,7 @@ def chromium_pdf(source: Path, out: Path) -> Path:
     page.write_text(document_html(source), encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="annex-chromium-") as profile:
         subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-                        f"--print-to-pdf={out}", page.as_uri()], check=True, capture_output=True, timeout=240)
+                        f"--print-to-pdf={out}", page.as_uri()], check=True, capture_output=True, timeout=1200)
     page.unlink()
     return out
 
@@ -76,7 +76,7 @@ def soffice_pdf(source: Path, out: Path) -> Path:
         page.write_text(document_html(source), encoding="utf-8")
         subprocess.run([SOFFICE, f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to",
                         "pdf:writer_pdf_Export", "--outdir", work, str(page)], check=True, capture_output=True,
-                       timeout=240)
+                       timeout=1200)
         shutil.move(Path(work) / f"{out.stem}.pdf", out)
     return out
 
@@ -104,7 +104,7 @@ class CachedOcr:
         self._make = RapidOCR
 
     def __call__(self, image, **kwargs):
-        key = hashlib.sha256(repr(image.shape).encode() + image.tobytes()).hexdigest()
+        key = hashlib.sha256(repr((image.shape, sorted(kwargs.items()))).encode() + image.tobytes()).hexdigest()
         path = self.folder / f"{key}.json"
         if path.exists():
             kept = json.loads(path.read_text(encoding="utf-8"))
@@ -112,13 +112,20 @@ class CachedOcr:
             self.engine = self.engine or self._make()
             start = time.perf_counter()
             result, _ = self.engine(image, **kwargs)
-            kept = {"result": [[[[float(v) for v in point] for point in box], text, float(score)]
-                               for box, text, score in result or ()],
-                    "seconds": time.perf_counter() - start}
+            kept = {"result": _plain(result or []), "seconds": time.perf_counter() - start}
             path.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
         self.seconds += kept["seconds"]
-        self.pages += 1
+        self.pages += 1 if kwargs.get("use_det", True) else 0  # a line read again alone is not a page
         return kept["result"] or None, None
+
+
+def _plain(value):
+    """RapidOCR's result (lists, tuples, numpy arrays and numbers) as JSON values."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def install_ocr_cache(folder: Path) -> CachedOcr:

@@ -68,7 +68,8 @@ def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> Pdf
                 for done, index in enumerate(scanned, 1):
                     page = pdf[index]
                     try:
-                        pages[index] = Page(tuple(page_lines(pdf_ocr.read_page(page))), page.get_width(), ())
+                        scan = pdf_ocr.read_page(page)
+                        pages[index] = Page(tuple(page_lines(scan.boxes, scan.down)), page.get_width(), scan.across)
                     finally:
                         page.close()
                     if progress:

@@ -244,3 +244,38 @@ def test_the_spaces_of_the_text_survive_a_browser_print_that_writes_none(tmp_pat
     lines = parse_file(pdf_copies.chromium_pdf(source, tmp_path / "收费表.pdf"), 50 << 20).text.splitlines()
     assert {"争议金额(人民币) 仲裁案件受理费(人民币)", "1000元以下的部分 40－100元", "序号 物 质 名 称",
             "冲锋舟5艘，橡皮艇2艘。"} <= set(lines), lines
+
+
+def test_an_xls_written_by_a_real_excel_97_writer_is_a_table_with_its_header(tmp_path):
+    xlwt = pytest.importorskip("xlwt", reason="xlwt writes the .xls (pip install -e '.[test]')")
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("仓库")
+    for r, row in enumerate([["仓库", "地址", "管理员"], ["青禾一号库", "青禾路8号", "王立新"]]):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    book.save(str(tmp_path / "仓库名单.xls"))
+    lines = parse_file(tmp_path / "仓库名单.xls", 50 << 20).text.splitlines()
+    assert "仓库 | 地址 | 管理员" in lines and "青禾一号库 | 青禾路8号 | 王立新" in lines, lines
+
+
+@pytest.mark.skipif(not pdf_ocr.available(), reason='the OCR extra is not installed (pip install -e ".[ocr]")')
+@needs_chromium
+def test_a_scanned_tables_rules_are_found_in_the_image_where_the_text_layer_has_them(folder, tmp_path):
+    """A scanned page has no paths: its table rules are read off the image, so its rows read as a text page's do."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from kb.ingest import pdf_text
+
+    printed = folder / f"{HOSPITAL.stem}.pdf"
+    scan = pdfium.PdfDocument(pdf_copies.scanned_pdf(printed, tmp_path / "扫描.pdf"))
+    text = pdfium.PdfDocument(printed)
+    ruled = [i for i in range(len(text)) if pdf_text._rules("x", i, text[i])[0]]
+    assert ruled
+    for i in ruled:
+        across, down = pdf_text._rules("x", i, text[i])
+        image = np.ascontiguousarray(scan[i].render(scale=pdf_ocr.RENDER_DPI / 72, grayscale=True).to_numpy())
+        seen_across, seen_down = pdf_ocr._drawn_rules(image, pdf_ocr.RENDER_DPI / 72, scan[i].get_height())
+        assert len(seen_across) == len(across) and max(abs(a - b) for a, b in zip(across, seen_across)) < 1.0
+        columns = sorted({round(r.x) for r in down})
+        assert all(min(abs(r.x - x) for x in columns) < 1.5 for r in seen_down)
