@@ -78,6 +78,8 @@ _PAGE_REF = re.compile(r"^[.·…\s]*[0-9]{1,4}$")  # a contents entry's page nu
 _SENTENCE_END = "。！？；：!?;:."
 _ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
 _LEADING_WORD = re.compile(r"[A-Za-z0-9\-.,/:%@_()（）]+")  # a run a browser does not break inside
+# A character with the closing punctuation that may not start a line: the two move down together (点）).
+_NO_BREAK_BEFORE = re.compile(r".[）)」』】》〉”’、。，；：！？!?,.;:]+")
 
 
 def page_lines(boxes: Sequence[Box], rules: Sequence[Rule] = ()) -> list[Line]:
@@ -212,7 +214,8 @@ def _right_margin(pages: Sequence[Page]) -> float:
 
 def _wraps(line: Line, right_edge: float, following: Line | None = None) -> bool:
     """The line runs to the right margin without ending its sentence, or stops short of it only because the next
-    line's first word (a phone number, 0571-86301120) would not fit: the text goes on in the next line."""
+    line's first word (a phone number, 0571-86301120, or a character with the closing mark that may not start a
+    line, 点）) would not fit: the text goes on in the next line."""
     if len(line.cells) != 1 or line.text.endswith(tuple(_SENTENCE_END)):
         return False
     room = right_edge - line.right
@@ -220,7 +223,7 @@ def _wraps(line: Line, right_edge: float, following: Line | None = None) -> bool
         return True
     if following is None or len(following.cells) != 1 or abs(following.left - line.left) > line.height:
         return False
-    word = _LEADING_WORD.match(following.text)
+    word = _LEADING_WORD.match(following.text) or _NO_BREAK_BEFORE.match(following.text)
     if not word:
         return False
     width = (following.right - following.left) / max(1, len(following.text)) * len(word.group())

@@ -109,3 +109,11 @@ def test_a_contents_entry_keeps_its_page_number_apart_so_it_is_not_taken_for_the
     lines = page_texts([page(boxes)])[0].splitlines()
     assert lines == ["附件5：有关应急部门的联系方式\t99", "冲锋舟 | 3"]  # a table row of a number stays cells
     assert is_toc_line(lines[0]) and not is_toc_line(lines[1])
+
+
+def test_a_line_stopping_short_because_a_character_and_its_closing_mark_moved_down_together_is_joined():
+    first = "2．住院部A楼（内科外科病区）：经南、北两部防烟楼梯撤至一层，集合于住院部A楼北侧草坪（2号集合"
+    assert len(first) == 48  # two characters short of the 50 a line holds
+    boxes = paragraph(SENTENCE, 700) + [line(first, 600), line("点）。着火层以上病区楼梯被烟气封堵时，先向相邻病区转移。", 585)]
+    lines = page_texts([page(boxes)])[0].splitlines()
+    assert first + "点）。着火层以上病区楼梯被烟气封堵时，先向相邻病区转移。" in lines, lines
