@@ -138,3 +138,14 @@ def xlsx_bomb(unpacked_mb: int) -> bytes:
     buffer = io.BytesIO()
     pd.DataFrame({"姓名": ["张三"], "电话": ["0571-1234"]}).to_excel(buffer, index=False)
     return rewrite(buffer.getvalue(), lambda n, b: b, {"xl/media/padding.bin": b"\0" * (unpacked_mb << 20)})
+
+
+def scanned_bomb_pdf(pages: int = 150) -> bytes:
+    """A scanned PDF of many pages: each a small image without text, so each would go to OCR (~16 CPU-s a page)."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("L", (200, 280), 255)
+    ImageDraw.Draw(image).rectangle((20, 20, 180, 40), fill=0)
+    out = io.BytesIO()
+    image.save(out, "PDF", resolution=24, save_all=True, append_images=[image] * (pages - 1))
+    return out.getvalue()

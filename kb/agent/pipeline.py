@@ -31,7 +31,7 @@ from kb.turn import Source, TurnRequest
 MAX_ROUNDS = 5  # model calls that may ask for tools; then it must answer
 TOOL_RESULT_CHARS = 12000  # a tool result is cut to this many characters before it goes back to the model
 _CITE = re.compile(r"\[([^\[\]\n#]+)#([^\[\]\n]+)\]")
-_BLOCK_CITE = re.compile(r"^(\*\*.+\*\*（《.*》）)\[(\d+)\]$", re.M)
+_BLOCK_CITE = re.compile(r"^(\*\*.+\*\*（《.*》[^）]*）)\[(\d+)\]$", re.M)
 
 
 class AgentPipeline(Pipeline):

@@ -169,7 +169,7 @@ class KnowledgeTools:
         catalog = snapshot.catalog
         if doc.strip():
             catalog = AttachmentCatalog(catalog.of_documents([self._find(doc, snapshot, "resolve_attachments")]))
-        return post_answer_hop(answer, snapshot.view, catalog, [], None)
+        return post_answer_hop(answer, snapshot.view, catalog, [], None, snapshot.documents)
 
     def graph_neighbors(self, node_id: str, hops: int = 1) -> dict:
         """The nodes around one node of the knowledge graph: a document's attachments, which attachments a chunk cites.

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from graph.resolve import AttachmentCatalog, Resolution, resolve_line
-from graph.store import GraphReads, attachment_node_id
+from graph.store import DocumentSummary, GraphReads, attachment_node_id
 from kb.model import Chunk
 from graph.prefetch import attachment_text
 from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_ITEM, ATTACHMENT_MISSING
@@ -35,8 +35,10 @@ def post_answer_hop(
     catalog: AttachmentCatalog,
     sources: Sequence[Source],
     libraries: Sequence[str] | None,
+    documents: Mapping[str, DocumentSummary],
 ) -> HopResult:
-    """Extract, resolve (reference documents first, then the library), fetch in chunk order, format."""
+    """Extract, resolve (reference documents first, then the library), fetch in chunk order, format; `documents`
+    give an attachment's pages (第3页) where its document is a PDF."""
     lines = extract_section(answer)
     if not lines:
         return HopResult((), "", (), ())
@@ -55,13 +57,14 @@ def post_answer_hop(
         resolved.append((line, found))
     keys = [(f.attachment.doc_id, f.attachment.label) for _, f in resolved if f is not None]
     contents = graph.attachments_chunks(keys) if keys else {}
-    return assemble_hop(resolved, contents, sources)
+    return assemble_hop(resolved, contents, sources, documents)
 
 
 def assemble_hop(
     resolved: Sequence[tuple[SectionLine, Resolution | None]],
     contents: dict[tuple[str, str], list[Chunk]],
     sources: Sequence[Source],
+    documents: Mapping[str, DocumentSummary],
 ) -> HopResult:
     """The items, the appended block, the sources and the paths of resolved lines and their fetched chunks."""
     existing = {(s.doc_id, s.label): s for s in sources if s.label and s.title}
@@ -82,13 +85,16 @@ def assemble_hop(
         spans = merge_spans([(c.start, c.end) for c in chunks])
         source = existing.get((info.doc_id, info.label))
         if source is None:
+            doc = documents.get(info.doc_id)
             source = Source(next_n, info.doc_id, info.doc_title, info.library, info.label, info.title, text, spans,
-                            tuple(c.id for c in chunks), 0.0, prefetched=False, via=POST_HOP)
+                            tuple(c.id for c in chunks), 0.0, prefetched=False, via=POST_HOP,
+                            page=doc.page_label(spans) if doc else "")
             next_n += 1
         hop_sources.append(source)
         items.append(AttachmentItem(line.text, info.label, True, info.doc_id, info.doc_title, info.title, found.match,
                                     tuple(c.id for c in chunks), text, spans))
-        blocks.append(ATTACHMENT_ITEM.format(label=info.label, title=info.title, doc_title=info.doc_title, cite=source.n) + "\n" + text)
+        blocks.append(ATTACHMENT_ITEM.format(label=info.label, title=info.title, doc_title=info.doc_title,
+                                             page=source.page, cite=source.n) + "\n" + text)
         paths.append(GraphPath((PathStep("answer", "answer", "回答·相关附件"),
                                 PathStep("attachment", attachment_node_id(info.doc_id, info.label), f"{info.label} {info.title}",
                                          info.doc_id, line.text)), "post_hop"))

@@ -347,7 +347,8 @@ class Pipeline:
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         """The post-answer attachment hop over the answer's 相关附件 section."""
-        return post_answer_hop(answer, snapshot.view, snapshot.catalog, sources, list(request.library_ids) or None)
+        return post_answer_hop(answer, snapshot.view, snapshot.catalog, sources, list(request.library_ids) or None,
+                               snapshot.documents)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline extractive answer; a question about an attachment with no content gets that said instead."""

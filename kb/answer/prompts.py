@@ -38,7 +38,7 @@ TURN_FAILED = "⚠️ 回答失败：{error}"
 ATTACHMENT_SECTION = "**相关附件**"
 ATTACHMENT_BLOCK_TITLE = "相关附件内容"
 ATTACHMENT_BLOCK_HEADER = f"**{ATTACHMENT_BLOCK_TITLE}：**"
-ATTACHMENT_ITEM = "**{label}-{title}**（《{doc_title}》）[{cite}]"
+ATTACHMENT_ITEM = "**{label}-{title}**（《{doc_title}》{page}）[{cite}]"  # page: 第3页 in a PDF, else ""
 ATTACHMENT_MISSING = "{label}内容未检索到确证"
 
 # Agent mode (kb/agent/pipeline.py): the model gathers its own sources with the tools of kb/agent/tools.py.

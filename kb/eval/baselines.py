@@ -10,10 +10,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from graph.resolve import Resolution
-from graph.store import AttachmentInfo
+from graph.store import AttachmentInfo, DocumentSummary
 from kb.answer.hop import HopResult, assemble_hop
 from kb.model import Chunk
 from kb.answer.pipeline import Pipeline
@@ -60,7 +60,7 @@ class KeywordPipeline(Pipeline):
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         names = attachment_names(snapshot.catalog.of_libraries(list(request.library_ids) or None))
-        return keyword_hop(answer, names, self.retriever.vectors, sources)
+        return keyword_hop(answer, names, self.retriever.vectors, sources, snapshot.documents)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline answer with its 相关附件 section as the workflow's model would write it."""
@@ -96,6 +96,7 @@ def keyword_hop(
     names: Sequence[tuple[str, AttachmentInfo]],
     collection: VectorStore,
     sources: Sequence[Source],
+    documents: Mapping[str, DocumentSummary],
 ) -> HopResult:
     """For each 相关附件 line: the first name that contains it or that it contains, then that attachment's chunks."""
     lines = extract_section(answer)
@@ -114,7 +115,7 @@ def keyword_hop(
             continue
         contents[key] = collection.attachment_chunks(found.doc_id, found.label)
         resolved.append((line, Resolution(found, "keyword")))
-    return assemble_hop(resolved, contents, sources)
+    return assemble_hop(resolved, contents, sources, documents)
 
 
 def _norm(text: str) -> str:

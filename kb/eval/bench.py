@@ -130,7 +130,7 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], chunks
         sources = build_sources(hits, pre.attachments, snapshot.documents)
         answer, wanted = _answer(doc, doc_id, sources)
         steps = (("hop", pipeline.hop), ("baseline_hop", keyword.hop),
-                 ("hop_store", lambda a, s, src, r: post_answer_hop(a, store, s.catalog, src, None)))
+                 ("hop_store", lambda a, s, src, r: post_answer_hop(a, store, s.catalog, src, None, s.documents)))
         for name, step in steps:
             result = step(answer, snapshot, sources, request)
             for _ in range(HOP_REPEATS):

@@ -117,7 +117,7 @@ class Ingestor:
                 progress(n, len(files) * 2, f"parse {path.name}")
             pages = _page_progress(progress, n, len(files) * 2, path.name)
             try:
-                parsed.append((path, parse_file(path, self.settings.max_file_bytes, pages)))
+                parsed.append((path, parse_file(path, self.settings.max_file_bytes, pages, self.settings.max_ocr_pages)))
             except ParseError as exc:
                 results[str(path)] = IngestResult(path.name, status="error", error=str(exc))
         units, unit_errors = self._group(parsed, library)

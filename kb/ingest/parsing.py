@@ -13,7 +13,7 @@ from kb.ingest.formats import SPREADSHEETS, SUPPORTED_EXTENSIONS
 from kb.ingest.legacy_doc import read_doc
 from kb.ingest.spreadsheet import read_spreadsheet
 from kb.ingest.text_encoding import decode_text
-from kb.ingest.pdf_text import PageProgress, read_pdf
+from kb.ingest.pdf_text import MAX_OCR_PAGES, PageProgress, read_pdf
 
 _HTML_EXTENSIONS = (".html", ".htm")
 __all__ = ["CELL_SEPARATOR", "SUPPORTED_EXTENSIONS", "parse_file"]
@@ -21,9 +21,10 @@ _MD_HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.M)
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
-def parse_file(path: Path, max_bytes: int, page_progress: PageProgress | None = None) -> ParsedFile:
+def parse_file(path: Path, max_bytes: int, page_progress: PageProgress | None = None,
+               max_ocr_pages: int = MAX_OCR_PAGES) -> ParsedFile:
     """Parse one supported file; raise ParseError naming the file and the reason. `page_progress` hears of each
-    scanned page as OCR reads it."""
+    scanned page as OCR reads it; a PDF with more scanned pages than `max_ocr_pages` is refused before OCR starts."""
     path = Path(path)
     name = path.name
     ext = path.suffix.lower()
@@ -55,7 +56,7 @@ def parse_file(path: Path, max_bytes: int, page_progress: PageProgress | None = 
     elif ext in SPREADSHEETS:
         text, headings, tags = read_spreadsheet(name, raw, ext, max_bytes), (), ()
     elif ext == ".pdf":
-        pdf = read_pdf(name, raw, page_progress)
+        pdf = read_pdf(name, raw, page_progress, max_ocr_pages)
         text, headings, tags, pages, notes = pdf.text, (), (), pdf.pages, pdf.notes
     else:
         text = decode_text(name, raw)

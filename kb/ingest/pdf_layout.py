@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from kb.ingest.splitting import is_header_line
 from kb.model import CELL_SEPARATOR
 
 
@@ -73,9 +74,12 @@ _PAGE_NUMBER = re.compile(
 # A browser's printed header and footer: the date and time, the page's title, its address and n/N.
 _BROWSER_LINE = re.compile(r"^(?:[0-9]{1,4}[/-][0-9]{1,2}[/-][0-9]{1,4}[, ]+[0-9]{1,2}:[0-9]{2}(?:\s*[AP]M)?|"
                            r"(?:file|https?)://\S*)", re.I)
+_PAGE_REF = re.compile(r"^[.·…\s]*[0-9]{1,4}$")  # a contents entry's page number, its leaders before it
 _SENTENCE_END = "。！？；：!?;:."
 _ASCII_WORD = re.compile(r"[A-Za-z0-9,.]$")
 _LEADING_WORD = re.compile(r"[A-Za-z0-9\-.,/:%@_()（）]+")  # a run a browser does not break inside
+# A character with the closing punctuation that may not start a line: the two move down together (点）).
+_NO_BREAK_BEFORE = re.compile(r".[）)」』】》〉”’、。，；：！？!?,.;:]+")
 
 
 def page_lines(boxes: Sequence[Box], rules: Sequence[Rule] = ()) -> list[Line]:
@@ -116,6 +120,8 @@ def _line(boxes: list[Box], rules: Sequence[Rule] = ()) -> Line:
         else:
             cells[-1] += text
     kept = [(c, x) for c, x in zip(cells, lefts) if c]
+    if len(kept) == 2 and _PAGE_REF.match(kept[1][0]) and is_header_line(kept[0][0]):
+        kept = [(kept[0][0] + "\t" + kept[1][0], kept[0][1])]  # a contents entry: 附件4：应急物资清单 …… 98
     return Line(tuple(c for c, _ in kept), boxes[0].left, max(b.right for b in boxes),
                 max(b.top for b in boxes), min(b.bottom for b in boxes), tuple(x for _, x in kept))
 
@@ -208,7 +214,8 @@ def _right_margin(pages: Sequence[Page]) -> float:
 
 def _wraps(line: Line, right_edge: float, following: Line | None = None) -> bool:
     """The line runs to the right margin without ending its sentence, or stops short of it only because the next
-    line's first word (a phone number, 0571-86301120) would not fit: the text goes on in the next line."""
+    line's first word (a phone number, 0571-86301120, or a character with the closing mark that may not start a
+    line, 点）) would not fit: the text goes on in the next line."""
     if len(line.cells) != 1 or line.text.endswith(tuple(_SENTENCE_END)):
         return False
     room = right_edge - line.right
@@ -216,7 +223,7 @@ def _wraps(line: Line, right_edge: float, following: Line | None = None) -> bool
         return True
     if following is None or len(following.cells) != 1 or abs(following.left - line.left) > line.height:
         return False
-    word = _LEADING_WORD.match(following.text)
+    word = _LEADING_WORD.match(following.text) or _NO_BREAK_BEFORE.match(following.text)
     if not word:
         return False
     width = (following.right - following.left) / max(1, len(following.text)) * len(word.group())

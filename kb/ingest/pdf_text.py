@@ -16,10 +16,16 @@ from kb.ingest import pdf_ocr
 from kb.ingest.pdf_layout import CELL_GAP, Box, Page, Rule, page_lines, page_texts
 
 MAX_PAGES = 5000  # a page-count bomb: far more pages than any plan or law
+MAX_OCR_PAGES = 100  # scanned pages read by OCR in one file by default (ANNEX_MAX_OCR_PAGES): ~16 CPU-s a page
 MAX_CHARS_PER_PAGE = 50_000  # an object bomb: a page of more characters than any page a person reads
 MAX_OBJECTS_PER_PAGE = 200_000
 RULE_THICKNESS = 2.0  # points: a path this thin and wider than RULE_MIN_WIDTH is a table rule
 RULE_MIN_WIDTH = 10.0
+# A space PDFium infers (the PDF holds no space character there) is the text's own when the gap it fills is a space
+# wide (a printed space is about 0.22 of the text height) and the writer does not write its spaces as characters
+# (Chromium leaves a gap: 部分 40－100元); a writer that does (LibreOffice) sets such gaps itself between Chinese and
+# digits (5艘), so there only the spaces it writes count, and between two digits or letters any.
+SPACE_GAP = 0.15
 PageProgress = Callable[[int, int], None]  # (scanned pages read, scanned pages) → None, one call per OCR page
 _RESAVE = "open it in a PDF reader and save or print it as a new PDF"
 _ENCRYPTED = re.compile(rb"/Encrypt\s*(?:\d+\s+\d+\s+R|<<)")
@@ -35,8 +41,10 @@ class PdfText:
     notes: tuple[str, ...] = ()  # said on the file's result line (pages without text, OCR not installed)
 
 
-def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> PdfText:
-    """The text of a PDF, page by page; raise ParseError for a file that is not a readable PDF."""
+def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None,
+             max_ocr_pages: int = MAX_OCR_PAGES) -> PdfText:
+    """The text of a PDF, page by page; raise ParseError for a file that is not a readable PDF, or that has more
+    scanned pages than OCR may read for one file."""
     pdf = _open(name, raw)
     try:
         count = len(pdf)
@@ -46,11 +54,12 @@ def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> Pdf
             raise ParseError(name, f"has {count} pages, over the {MAX_PAGES} a document may have; split the PDF.")
         pages: list[Page] = []
         scanned: list[int] = []
+        writes_spaces = False  # once a page holds a written space, the writer writes its spaces
         for index in range(count):
             page = pdf[index]
             try:
                 across, down = _rules(name, index, page)
-                boxes = _text_boxes(name, index, page, down)
+                boxes, writes_spaces = _text_boxes(name, index, page, down, writes_spaces)
                 if not boxes and _has_image(name, index, page):
                     scanned.append(index)
                 pages.append(Page(tuple(page_lines(boxes, down)), page.get_width(), across))
@@ -58,11 +67,15 @@ def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None) -> Pdf
                 page.close()
         notes: tuple[str, ...] = ()
         if scanned:
+            if pdf_ocr.available() and len(scanned) > max_ocr_pages:
+                raise ParseError(name, f"has {len(scanned)} scanned pages, over the {max_ocr_pages} OCR reads for one "
+                                       f"file (about 16 s of CPU a page); split the PDF or raise ANNEX_MAX_OCR_PAGES.")
             if pdf_ocr.available():
                 for done, index in enumerate(scanned, 1):
                     page = pdf[index]
                     try:
-                        pages[index] = Page(tuple(page_lines(pdf_ocr.read_page(page))), page.get_width(), ())
+                        scan = pdf_ocr.read_page(page)
+                        pages[index] = Page(tuple(page_lines(scan.boxes, scan.down)), page.get_width(), scan.across)
                     finally:
                         page.close()
                     if progress:
@@ -96,9 +109,11 @@ def _open(name: str, raw: bytes) -> pdfium.PdfDocument:
         raise ParseError(name, f"is not a readable PDF ({exc}); it may be damaged or cut off: {_RESAVE}.") from exc
 
 
-def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rule] = ()) -> list[Box]:
+def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rule] = (),
+                writes_spaces: bool = False) -> tuple[list[Box], bool]:
     """The page's runs of text: characters in content order on one line without a gap wider than a cell gap,
-    each with its font box (pdfium's loose box: the em square, so a run's characters touch)."""
+    each with its font box (pdfium's loose box: the em square, so a run's characters touch); and whether the writer
+    writes its spaces (known before, or a written space on this page)."""
     textpage = page.get_textpage()
     try:
         count = textpage.count_chars()
@@ -110,6 +125,8 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
         ref = ctypes.byref(rect)
         unicode, loose, generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox, \
             pdfium_c.FPDFText_IsGenerated
+        writes_spaces = writes_spaces or any(
+            unicode(raw, i) in (0x20, 0x3000) and not generated(raw, i) for i in range(count))
         boxes: list[Box] = []
         run: list[str] = []
         left = bottom = right = top = 0.0
@@ -129,8 +146,9 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
             same_line = run and min(top, rect.top) - max(bottom, rect.bottom) > 0.5 * min(top - bottom, height)
             ruled = same_line and bool(rules) and _ruled_between(rules, xs, right - 1, rect.left + 1,
                                                                   (rect.top + rect.bottom) / 2)
-            if same_line and not ruled and -0.5 * height <= rect.left - right <= CELL_GAP * height:
-                if space and (written or (run[-1].isascii() and ch.isascii())):  # 张 红 as written; 5艘 as meant
+            gap = rect.left - right
+            if same_line and not ruled and -0.5 * height <= gap <= CELL_GAP * height:
+                if space and (written or _spaced(run[-1], ch, gap / height, writes_spaces)):
                     run.append(" ")
                 run.append(ch)
                 right, bottom, top = max(right, rect.right), min(bottom, rect.bottom), max(top, rect.top)
@@ -142,9 +160,14 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
             space = written = False
         if run:
             boxes.append(Box("".join(run), left, bottom, right, top))
-        return boxes
+        return boxes, writes_spaces
     finally:
         textpage.close()
+
+
+def _spaced(before: str, after: str, gap: float, writes_spaces: bool) -> bool:
+    """Whether an inferred space between two characters (gap in text heights) is one the text holds."""
+    return (before.isascii() and after.isascii()) or (not writes_spaces and gap >= SPACE_GAP)
 
 
 def _object_bounds(name: str, index: int, page: pdfium.PdfPage, kind: int):

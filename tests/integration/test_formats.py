@@ -12,11 +12,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from kb.answer.hop import POST_HOP
 from kb.ingest import pdf_ocr
 from kb.ingest.parsing import parse_file
 from kb.service import open_service
 from kb.settings import load_settings
-from kb.turn import TurnRequest
+from kb.turn import Source, TurnRequest
 from tests import pdf_copies
 from tests.conftest import DEMO_CORPUS
 from ui.chat.citations import where
@@ -96,6 +97,27 @@ def test_a_pdf_plan_answers_from_its_attachment_and_cites_the_page(service):
     cited = [s for s in t["sources"] if s["label"] == "附件4"]
     assert cited and cited[0]["page"].startswith("第") and cited[0]["page"].endswith("页")
     assert where(cited[0]).endswith(cited[0]["page"])
+
+
+@needs_chromium
+def test_the_post_answer_hop_says_the_page_of_each_attachment_it_appends(service):
+    """An attachment the answer names but no source held (the hop adds it) keeps its PDF page in 查看来源 and in the
+    **相关附件内容** block; one already among the sources keeps the page it had."""
+    t = ask(service, "东岭街道的防汛抢险突击队由哪些人组成？")
+    block = "".join(e.data["text"] for e in t["events"] if e.type == "content")
+    appended = block.split("**相关附件内容：**", 1)[1]
+    pages = re.findall(r"（《东岭街道防汛应急预案》(第\d+(?:-\d+)?页)）\[(\d+)\]", appended)
+    assert pages, appended
+    by_n = {s["n"]: s for s in t["sources"]}
+    assert all(by_n[int(n)]["page"] == page for page, n in pages)
+    snapshot = service.pipeline.read.current()
+    plan = snapshot.documents[service.results[f"{PLAN.stem}.pdf"].doc_id]
+    body = Source(1, plan.id, plan.title, plan.library, "", "", "街道防汛指挥部", ((0, 20),), (), 1.0)
+    answer = "见附件9。[1]\n\n**相关附件**\n- 附件9-相关单位联系电话\n"
+    hop = service.pipeline.hop(answer, snapshot, [body], TurnRequest("相关单位联系电话", library_ids=("formats",)))
+    added = next(s for s in hop.sources if s.label == "附件9")
+    assert added.via == POST_HOP and re.fullmatch(r"第\d+(?:-\d+)?页", added.page), added
+    assert f"**附件9-相关单位联系电话**（《东岭街道防汛应急预案》{added.page}）[{added.n}]" in hop.block
 
 
 @needs_chromium
@@ -210,3 +232,50 @@ def test_a_scanned_page_is_read_by_ocr_offline_with_progress_per_page(scanned, m
     assert heard == [(1, 1)]
     assert parsed.notes == ("第1页为扫描页，已用 OCR 识别",)
     assert "东岭街道防汛应急预案" in parsed.text.replace(" ", "")
+
+
+@needs_chromium
+def test_the_spaces_of_the_text_survive_a_browser_print_that_writes_none(tmp_path):
+    """Chromium writes no space characters, only gaps; a gap a space wide is the text's space (as LibreOffice's own
+    gap between 5 and 艘 is not: test_a_libreoffice_pdf_answers_like_its_markdown)."""
+    source = tmp_path / "收费表.md"
+    source.write_text("# 收费表\n\n争议金额(人民币) 仲裁案件受理费(人民币)\n\n1000元以下的部分 40－100元\n\n序号 物 质 名 称\n\n"
+                      "冲锋舟5艘，橡皮艇2艘。\n", encoding="utf-8")
+    lines = parse_file(pdf_copies.chromium_pdf(source, tmp_path / "收费表.pdf"), 50 << 20).text.splitlines()
+    assert {"争议金额(人民币) 仲裁案件受理费(人民币)", "1000元以下的部分 40－100元", "序号 物 质 名 称",
+            "冲锋舟5艘，橡皮艇2艘。"} <= set(lines), lines
+
+
+def test_an_xls_written_by_a_real_excel_97_writer_is_a_table_with_its_header(tmp_path):
+    xlwt = pytest.importorskip("xlwt", reason="xlwt writes the .xls (pip install -e '.[test]')")
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("仓库")
+    for r, row in enumerate([["仓库", "地址", "管理员"], ["青禾一号库", "青禾路8号", "王立新"]]):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    book.save(str(tmp_path / "仓库名单.xls"))
+    lines = parse_file(tmp_path / "仓库名单.xls", 50 << 20).text.splitlines()
+    assert "仓库 | 地址 | 管理员" in lines and "青禾一号库 | 青禾路8号 | 王立新" in lines, lines
+
+
+@pytest.mark.skipif(not pdf_ocr.available(), reason='the OCR extra is not installed (pip install -e ".[ocr]")')
+@needs_chromium
+def test_a_scanned_tables_rules_are_found_in_the_image_where_the_text_layer_has_them(folder, tmp_path):
+    """A scanned page has no paths: its table rules are read off the image, so its rows read as a text page's do."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from kb.ingest import pdf_text
+
+    printed = folder / f"{HOSPITAL.stem}.pdf"
+    scan = pdfium.PdfDocument(pdf_copies.scanned_pdf(printed, tmp_path / "扫描.pdf"))
+    text = pdfium.PdfDocument(printed)
+    ruled = [i for i in range(len(text)) if pdf_text._rules("x", i, text[i])[0]]
+    assert ruled
+    for i in ruled:
+        across, down = pdf_text._rules("x", i, text[i])
+        image = np.ascontiguousarray(scan[i].render(scale=pdf_ocr.RENDER_DPI / 72, grayscale=True).to_numpy())
+        seen_across, seen_down = pdf_ocr._drawn_rules(image, pdf_ocr.RENDER_DPI / 72, scan[i].get_height())
+        assert len(seen_across) == len(across) and max(abs(a - b) for a, b in zip(across, seen_across)) < 1.0
+        columns = sorted({round(r.x) for r in down})
+        assert all(min(abs(r.x - x) for x in columns) < 1.5 for r in seen_down)

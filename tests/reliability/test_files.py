@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from kb.ingest import pdf_ocr
 from kb.ingest.uploads import UPLOADS_DIR
 from tests import malformed
 from tests.conftest import ROOT
@@ -164,13 +165,16 @@ def test_bad_pdfs_and_an_xlsx_bomb_are_each_their_files_error_and_the_batch_is_i
                                      ("对象炸弹.pdf".encode(), malformed.object_bomb_pdf()),
                                      ("炸弹.xlsx".encode(), malformed.xlsx_bomb(unpacked_mb=12)),
                                      ("坏xref.pdf".encode(), malformed.broken_xref_pdf()),
+                                     ("扫描炸弹.pdf".encode(), malformed.scanned_bomb_pdf()),
                                      ("巡查制度.md".encode(), GOOD_MD.encode())], "pdfs"))
     assert "password-protected PDF" in results["加密.pdf"]["error"]
     assert "is a PDF with no pages" in results["空.pdf"]["error"]
     assert "over the 5000 a document may have" in results["页数炸弹.pdf"]["error"]
     assert "more than any readable page" in results["对象炸弹.pdf"]["error"]
     assert "10 × ANNEX_MAX_FILE_MB" in results["炸弹.xlsx"]["error"]
-    for name in ("加密.pdf", "空.pdf", "页数炸弹.pdf", "对象炸弹.pdf", "炸弹.xlsx"):
+    if pdf_ocr.available():  # without the extra, a PDF of scanned pages only is an error for that reason
+        assert "over the 100 OCR reads for one file" in results["扫描炸弹.pdf"]["error"]
+    for name in ("加密.pdf", "空.pdf", "页数炸弹.pdf", "对象炸弹.pdf", "炸弹.xlsx", "扫描炸弹.pdf"):
         assert results[name]["status"] == "error" and results[name]["error"].startswith(f"{name}: ")
     assert results["坏xref.pdf"]["status"] == "ingested" and results["坏xref.pdf"]["pages"] == 1
     assert results["巡查制度.md"]["status"] == "ingested"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 import re
+import time
 import zipfile
 
 import docx
@@ -156,6 +157,20 @@ ENCRYPTED_PDF = Path(__file__).resolve().parents[1] / "files" / "encrypted.pdf" 
 )
 def test_a_bad_pdf_is_refused_with_its_reason_and_the_fix(tmp_path, name, build, reason):
     assert reason in _refused(tmp_path, name, build())
+
+
+def test_a_scanned_page_count_bomb_is_refused_before_ocr_starts(tmp_path):
+    from kb.ingest import pdf_ocr
+
+    raw = malformed.scanned_bomb_pdf(pages=150)
+    assert len(raw) < 500_000  # a third of a megabyte that would cost 40 minutes of OCR
+    if not pdf_ocr.available():
+        pytest.skip('the OCR extra is not installed (pip install -e ".[ocr]")')
+    start = time.perf_counter()
+    reason = _refused(tmp_path, "扫描炸弹.pdf", raw)
+    assert reason == ("has 150 scanned pages, over the 100 OCR reads for one file (about 16 s of CPU a page); split "
+                      "the PDF or raise ANNEX_MAX_OCR_PAGES.")
+    assert time.perf_counter() - start < 10  # no page was read by OCR
 
 
 def test_a_pdf_whose_xref_table_is_broken_is_read_as_pdfium_rebuilds_it(tmp_path):

@@ -99,3 +99,21 @@ def test_ocr_reads_the_dash_of_a_range_as_a_dash_not_as_the_character_one():
 
     assert read_as_written("1000元以下的部分40一100元，按1%一2%交纳") == "1000元以下的部分40－100元，按1%－2%交纳"
     assert read_as_written("第一条 一次清点") == "第一条 一次清点"
+
+
+def test_a_contents_entry_keeps_its_page_number_apart_so_it_is_not_taken_for_the_attachment_itself():
+    from kb.ingest.splitting import is_toc_line
+
+    boxes = [line("附件5：有关应急部门的联系方式", 700), Box("99", 530, 690, 550, 700),
+             line("冲锋舟", 680), Box("3", 530, 670, 540, 680)]
+    lines = page_texts([page(boxes)])[0].splitlines()
+    assert lines == ["附件5：有关应急部门的联系方式\t99", "冲锋舟 | 3"]  # a table row of a number stays cells
+    assert is_toc_line(lines[0]) and not is_toc_line(lines[1])
+
+
+def test_a_line_stopping_short_because_a_character_and_its_closing_mark_moved_down_together_is_joined():
+    first = "2．住院部A楼（内科外科病区）：经南、北两部防烟楼梯撤至一层，集合于住院部A楼北侧草坪（2号集合"
+    assert len(first) == 48  # two characters short of the 50 a line holds
+    boxes = paragraph(SENTENCE, 700) + [line(first, 600), line("点）。着火层以上病区楼梯被烟气封堵时，先向相邻病区转移。", 585)]
+    lines = page_texts([page(boxes)])[0].splitlines()
+    assert first + "点）。着火层以上病区楼梯被烟气封堵时，先向相邻病区转移。" in lines, lines
