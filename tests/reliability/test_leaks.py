@@ -63,9 +63,10 @@ class Visitor(Queue):
         return self.call(api_name, data, self.session)
 
     def by_input(self, elem_id: str) -> str:
-        """The api_name of the event whose inputs hold the component with this elem_id (private events too)."""
+        """The api_name of the (first) event whose inputs hold the component with this elem_id (private events
+        too): the compare question's submit, click and example buttons all run one function."""
         [component] = [c["id"] for c in self.config["components"] if c.get("props", {}).get("elem_id") == elem_id]
-        [dep] = [d for d in self.config["dependencies"] if component in d["inputs"] and d.get("api_name")]
+        dep = next(d for d in self.config["dependencies"] if component in d["inputs"] and d.get("api_name"))
         self.deps[dep["api_name"]] = dep
         return dep["api_name"]
 
@@ -219,6 +220,30 @@ def test_the_eval_tab_confirms_no_private_name_stores_no_conversation_and_writes
     assert any("HYPERLINK" in c for c in cells) and any("cmd|" in c for c in cells)
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
     app.service.sessions.end("owner-13")
+
+
+def _quoted_anywhere(app: LiveApp, text: str) -> bool:
+    """Whether any stored message (of any conversation, listed or not) holds the text."""
+    with sqlite3.connect(app.service.settings.store_dir / "history.sqlite3") as db:
+        return bool(db.execute("SELECT count(*) FROM messages WHERE content LIKE ?", (f"%{text}%",)).fetchone()[0])
+
+
+def test_the_compare_tab_keeps_no_turn_and_a_visitors_comparison_stays_theirs(app):
+    """Lesser: a comparison is three answers shown once, not conversations — none stored, none listed; a visitor's
+    comparison over their private document shows it to them alone, and leaves no quote behind."""
+    owner, stranger = Visitor(app, "owner-compare"), Visitor(app, "stranger-compare")
+    owner.upload_private()
+    conversations = len(app.service.history.list_conversations(limit=10**6))
+    compare = owner.by_input("compare-question")
+    mine = owner.send(compare, [SECRET_QUESTION])
+    assert mine["success"] is True, mine
+    assert SECRET in json.dumps(mine["output"]["data"], ensure_ascii=False)  # the owner's own document answers
+    theirs = stranger.send(compare, [SECRET_QUESTION])
+    assert theirs["success"] is True and SECRET not in stranger.seen
+    assert len(app.service.history.list_conversations(limit=10**6)) == conversations
+    assert not _quoted_anywhere(app, SECRET)
+    app.service.sessions.end("owner-compare")
+    assert_healthy(app)
 
 
 def test_a_deleted_private_upload_leaves_no_file_and_no_quote(app):
