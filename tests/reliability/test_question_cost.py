@@ -85,21 +85,23 @@ def _assert_linear(cost: Callable[[str], object], before: str, run: str, after: 
 
 EARLIER = ["东岭街道有几艘冲锋舟？"]
 TITLES = ["东岭街道防汛应急预案"]
-READERS = {  # every reader of a question's text before retrieval, by what it finds
-    "what it counts (asked_for)": asked_for,
-    "the examples it lists": examples,
-    "its frames (按照…，在…中)": framed,
-    "what it asks for (多少, 哪些, 谁)": asks,
-    "one-character words it writes together": single_runs,
-    "a follow-up's reading": lambda q: read_question(q, EARLIER, TITLES),
-    "its search words": tokenize,
+READERS = {  # every reader of a question's text before retrieval, by what it finds, and its n
+    "what it counts (asked_for)": (asked_for, CHARS),
+    "the examples it lists": (examples, CHARS),
+    "its frames (按照…，在…中)": (framed, CHARS),
+    "what it asks for (多少, 哪些, 谁)": (asks, CHARS),
+    "one-character words it writes together": (single_runs, CHARS),
+    "the people it names": (person_names, 400),  # jieba's part-of-speech HMM: about 1.5 ms a character
+    "a follow-up's reading": (lambda q: read_question(q, EARLIER, TITLES), 400),
+    "its search words": (tokenize, CHARS),
 }
 
 
-@pytest.mark.parametrize("reader", list(READERS), ids=list(READERS))
 @pytest.mark.parametrize("before,run,after", [r[1:] for r in RUNS], ids=[r[0] for r in RUNS])
+@pytest.mark.parametrize("reader", list(READERS), ids=list(READERS))
 def test_each_question_reader_grows_linearly_with_a_repeated_run(reader, before, run, after):
-    _assert_linear(READERS[reader], before, run, after)
+    read, chars = READERS[reader]
+    _assert_linear(read, before, run, after, chars)
 
 
 @pytest.fixture(scope="module")
@@ -110,13 +112,17 @@ def unlimited(tmp_path_factory) -> Iterator[Service]:
     service.close()
 
 
-@pytest.mark.parametrize("before,run,after", [r[1:] for r in RUNS], ids=[r[0] for r in RUNS])
+TURN_RUNS = [r for r in RUNS if r[0] in ("spaces", "full-width spaces", "附", "digits", "是", "多少", "the question repeated",
+                                        "a clause without its ending", "a 、-list without 等", "等 again and again")]
+
+
+@pytest.mark.parametrize("before,run,after", [r[1:] for r in TURN_RUNS], ids=[r[0] for r in TURN_RUNS])
 def test_a_whole_offline_turn_grows_linearly_with_a_repeated_run(unlimited, before, run, after):
     """Reading, retrieval, the graph's prefetch and the offline answer of one question, as the API runs it."""
     def turn(question: str) -> None:
         for _ in unlimited.pipeline.run(TurnRequest(question, history_turns=0)):
             pass
-    _assert_linear(turn, before, run, after, chars=1000)
+    _assert_linear(turn, before, run, after, chars=600)
 
 
 def test_a_follow_up_turn_with_history_grows_linearly(unlimited):
@@ -128,7 +134,7 @@ def test_a_follow_up_turn_with_history_grows_linearly(unlimited):
     def follow_up(question: str) -> None:
         for _ in unlimited.pipeline.run(TurnRequest(question, conversation_id=conversation, history_turns=1)):
             pass
-    _assert_linear(follow_up, "那", "西岭街道 ", "呢？", chars=1000)
+    _assert_linear(follow_up, "那", "西岭街道 ", "呢？", chars=600)
 
 
 def test_a_4000_character_repeated_question_is_refused_at_once_naming_the_limit(live_app):

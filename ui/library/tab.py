@@ -71,8 +71,9 @@ class KnowledgeBase:
 
         sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
         try:
+            room = None if shared else self.sessions.text_room(library)
             results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library,
-                                     report, tag_list)
+                                     report, tag_list, room)
         finally:
             discard_uploads(files)  # the stores hold the text now; Gradio would serve its copy at /gradio_api/file=
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
