@@ -18,11 +18,13 @@ from typing import Any, Iterator
 
 import gradio.utils as gradio_utils
 import httpx
+import pandas as pd
 import pytest
 
 from kb.model import is_private
 from kb.service import open_service
 from kb.settings import load_settings
+from tests import pdf_copies
 from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from tests.reliability.conftest import LiveApp, assert_healthy
@@ -70,7 +72,7 @@ class Visitor(Queue):
         self.deps[dep["api_name"]] = dep
         return dep["api_name"]
 
-    def upload_private(self, name: str = SECRET_DOC, text: str = SECRET_TEXT) -> dict[str, Any]:
+    def upload_private(self, name: str = SECRET_DOC, text: str | bytes = SECRET_TEXT) -> dict[str, Any]:
         """Upload without the token (into this session's private library); the File value sent."""
         file = self.upload(name, text)
         assert self.send("run_ingest", [[file], "", "", ""])["success"] is True
@@ -87,8 +89,29 @@ def _secret_hits(app: LiveApp) -> list[Any]:
     return [h for h in app.service.stores.vectors.query(SECRET_QUESTION, 10) if SECRET in h.text]
 
 
-def test_a_private_upload_being_written_reaches_nobody_else(app):
-    """Severe 1: the vectors land before the graph commits; meanwhile API, MCP and other sessions see nothing."""
+@pytest.fixture(scope="module")
+def secret_files(tmp_path_factory) -> dict[str, tuple[str, str | bytes]]:
+    """The secret document as Markdown, as a PDF printed by Chromium (a text layer), and as an .xlsx (pandas)."""
+    folder = tmp_path_factory.mktemp("secret")
+    files: dict[str, tuple[str, str | bytes]] = {"md": (SECRET_DOC, SECRET_TEXT)}
+    if pdf_copies.CHROMIUM:
+        source = folder / SECRET_DOC
+        source.write_text(SECRET_TEXT, encoding="utf-8")
+        pdf = pdf_copies.chromium_pdf(source, folder / "私有值班预案.pdf")
+        files["pdf"] = (pdf.name, pdf.read_bytes())
+    sheet = folder / "私有值班表.xlsx"
+    pd.DataFrame({"班次": ["夜班"], "值班暗号": [SECRET]}).to_excel(sheet, sheet_name="值班暗号", index=False)
+    files["xlsx"] = (sheet.name, sheet.read_bytes())
+    return files
+
+
+@pytest.mark.parametrize("kind", ["md", "pdf", "xlsx"])
+def test_a_private_upload_being_written_reaches_nobody_else(app, secret_files, kind):
+    """Severe 1: the vectors land before the graph commits; meanwhile API, MCP and other sessions see nothing.
+    Likewise for the formats' writers: a PDF's pages and a spreadsheet's rows."""
+    if kind not in secret_files:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium): no browser to print the PDF")
+    name, content = secret_files[kind]
     graph = app.service.stores.graph
     entered, release = threading.Event(), threading.Event()
     commit = graph.upsert_documents
@@ -98,9 +121,9 @@ def test_a_private_upload_being_written_reaches_nobody_else(app):
         release.wait(120)
         return commit(docs)
 
-    writer, other = Visitor(app, "writer-1"), Visitor(app, "reader-1")
+    writer, other = Visitor(app, f"writer-{kind}"), Visitor(app, f"reader-{kind}")
     graph.upsert_documents = held
-    thread = threading.Thread(target=writer.upload_private)
+    thread = threading.Thread(target=writer.upload_private, args=(name, content))
     try:
         thread.start()
         assert entered.wait(60)
@@ -118,7 +141,12 @@ def test_a_private_upload_being_written_reaches_nobody_else(app):
         del graph.upsert_documents
     writer.send("ask", [SECRET_QUESTION, None, None, None, *KNOBS])  # its own session does find it, once written
     assert SECRET in writer.seen
-    app.service.sessions.end("writer-1")  # the library goes in the background sweep
+    for stranger in (other, Visitor(app, f"late-{kind}")):  # and after the write, to another session, API, MCP
+        stranger.send("ask", [SECRET_QUESTION, None, None, None, *KNOBS])
+        assert SECRET not in stranger.seen
+    assert SECRET not in app.http.post("/api/knowledge/chat", json={"query": SECRET_QUESTION}).text
+    assert SECRET not in _mcp(app.url, ("search_chunks", {"query": SECRET_QUESTION}))
+    app.service.sessions.end(f"writer-{kind}")  # the library goes in the background sweep
     assert not _eventually(lambda: _secret_hits(app), lambda hits: not hits)
     assert_healthy(app)
 
