@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import docx
+import pandas as pd
 import pytest
 from chromadb.api.shared_system_client import SharedSystemClient
 
@@ -27,6 +28,8 @@ from kb.ingest.ingestor import WRITE_BATCH, Reconciled
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
 from kb.eval.synthetic import generate
+from tests import pdf_copies
+from tests.conftest import DEMO_CORPUS
 
 pytestmark = pytest.mark.reliability
 
@@ -209,3 +212,41 @@ def test_kill_9_of_an_ingest_of_a_few_hundred_documents(tmp_path, request):
     if "slow" not in request.config.getoption("markexpr", "").replace("not slow", ""):
         pytest.skip("a few minutes on a busy machine; run it with -m slow")
     crash_and_repair(tmp_path, 300)
+
+
+@pytest.mark.skipif(pdf_copies.CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install "
+                    "chromium): no browser to print the PDF")
+def test_kill_9_mid_ingest_of_a_pdf_and_a_spreadsheet_leaves_the_earlier_documents_whole(tmp_path):
+    """The formats' writers under the same kills: PDFs printed by Chromium (pages kept per part) and an .xlsx
+    attachment join a store that already holds documents; killed while their vectors land and again as the graph
+    commits, the earlier documents stay whole and the new ones are whole or absent, then a last run brings them in."""
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    generate(corpus, 10, 1)
+    Ingest(corpus, store).finish()
+    _, earlier = reconciled_and_agreeing(store)
+    assert len(earlier) == 10
+    plan, hospital = DEMO_CORPUS / "东岭街道防汛应急预案.md", DEMO_CORPUS / "青禾县人民医院火灾事故应急预案.md"
+    pdf_copies.chromium_pdf(plan, corpus / f"{plan.stem}.pdf")
+    pdf_copies.chromium_pdf(hospital, corpus / f"{hospital.stem}.pdf")
+    roster = pd.DataFrame({"日期": ["7月1日", "7月2日"], "带班领导": ["周海峰", "林晓"], "值班电话": [f"{MARK}0571", "0571-2"]})
+    with pd.ExcelWriter(corpus / f"{plan.stem}-附件11-汛期值班安排表.xlsx") as writer:
+        roster.to_excel(writer, sheet_name="七月", index=False)
+    settings = load_settings(env={}, store_dir=store)
+
+    for kill_point in (2, 10**9):  # while the new vectors reach Chroma; as the graph write starts
+        _kill_run(corpus, store, lambda run: (run.wait_for_writes(1), run.kill_at(settings.chroma_dir,
+                                                                                  settings.graph_dir, kill_point)))
+        _, stored = reconciled_and_agreeing(store)
+        assert {k: v for k, v in stored.items() if k in earlier} == earlier  # every earlier document whole
+        assert len(stored) in (10, 12)  # the two PDFs (the sheet is the plan's attachment) in one batch, or not yet
+
+    Ingest(corpus, store).finish()
+    _, final = reconciled_and_agreeing(store)
+    assert len(final) == 12 and {k: final[k] for k in earlier} == earlier
+    with opened(store) as stores:
+        pdfs = {d.id: d for d in stores.graph.list_documents() if d.name.endswith(".pdf")}
+        assert len(pdfs) == 2
+        [plan_id] = [i for i, d in pdfs.items() if d.name == f"{plan.stem}.pdf"]
+        hits = stores.vectors.query(f"{MARK}0571 周海峰", 5, libraries=["x"], doc_id=plan_id)
+        assert any(MARK in h.text for h in hits), [h.text for h in hits]  # the sheet's rows, searchable
+        assert {a.label for a in stores.graph.list_attachments() if a.doc_id == plan_id} >= {"附件4", "附件11"}
