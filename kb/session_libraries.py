@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Sequence
 from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary, UploadLimit
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.ingest.ingestor import Ingestor
-from kb.ingest.text_room import TextRoom
+from kb.ingest.text_room import MB, TextRoom
 from kb.answer.pipeline import check_storable
 from kb.settings import Settings
 from kb.search.readmodels import LibraryReads, ReadModels, Reads
@@ -31,7 +31,6 @@ logger = logging.getLogger(__name__)
 SWEEP_STEP_DOCUMENTS = 1  # documents deleted per step: a step holds the ingestor's lock for one document only
 SWEEP_PAUSE_SECONDS = 0.05  # between steps while a sweep has more to delete
 SWEEP_PERIOD_SECONDS = 30.0  # between checks for libraries past their time limit
-MB = 1024 * 1024
 
 
 def check_shared_name(library: str) -> str:

@@ -25,7 +25,7 @@ from tests.reliability.conftest import NORMAL_ANSWER, NORMAL_QUESTION, assert_he
 pytestmark = pytest.mark.reliability
 
 MAX_RATIO = 3.0
-REPEATS = 2
+REPEATS = 3
 CACHES = (word_spans, person_names, tokens._normalize, followup._cut)  # a repetition must read the question again, not recall it
 
 # (what runs, text before, the repeated run, text after): runs of spaces and full-width spaces, 附/件/录, digits,
@@ -64,7 +64,7 @@ def _question(before: str, run: str, after: str, chars: int) -> str:
 
 def _best(work: Callable[[], object]) -> float:
     best = float("inf")
-    for _ in range(REPEATS):
+    for _ in range(2):
         for cache in CACHES:
             cache.cache_clear()
         gc.collect()  # what earlier cases left is not this question's cost
@@ -79,29 +79,42 @@ def _best(work: Callable[[], object]) -> float:
 
 
 def _assert_linear(cost: Callable[[str], object], before: str, run: str, after: str, chars: int = CHARS) -> None:
-    small, large = (_best(lambda q=_question(before, run, after, n): cost(q)) for n in (chars, 2 * chars))
+    small, large = float("inf"), float("inf")
+    for _ in range(REPEATS):  # interleaved: a machine that slows down midway slows both sizes
+        small = min(small, _best(lambda q=_question(before, run, after, chars): cost(q)))
+        large = min(large, _best(lambda q=_question(before, run, after, 2 * chars): cost(q)))
     assert large < 0.05 or large / small < MAX_RATIO, f"{chars} → {2 * chars} chars: {small:.3f} s → {large:.3f} s"
 
 
 EARLIER = ["东岭街道有几艘冲锋舟？"]
 TITLES = ["东岭街道防汛应急预案"]
-READERS = {  # every reader of a question's text before retrieval, by what it finds, and its n
-    "what it counts (asked_for)": (asked_for, CHARS),
-    "the examples it lists": (examples, CHARS),
-    "its frames (按照…，在…中)": (framed, CHARS),
-    "what it asks for (多少, 哪些, 谁)": (asks, CHARS),
-    "one-character words it writes together": (single_runs, CHARS),
-    "the people it names": (person_names, 400),  # jieba's part-of-speech HMM: about 1.5 ms a character
-    "a follow-up's reading": (lambda q: read_question(q, EARLIER, TITLES), 400),
-    "its search words": (tokenize, CHARS),
+READERS = {  # every reader of a question's text before retrieval, by what it finds
+    "what it counts (asked_for)": asked_for,
+    "the examples it lists": examples,
+    "its frames (按照…，在…中)": framed,
+    "what it asks for (多少, 哪些, 谁)": asks,
+    "one-character words it writes together": single_runs,
+    "its search words": tokenize,
 }
+# jieba's part-of-speech HMM reads about 1 ms a character (linear, in pieces of JIEBA_PIECE): these readers are
+# measured at a smaller n, on the runs that reach it (a run of one character, words, spaces), to keep the suite short
+TAGGING = {
+    "the people it names": person_names,
+    "a follow-up's reading": lambda q: read_question(q, EARLIER, TITLES),
+}
+TAGGED_RUNS = [r for r in RUNS if r[0] in ("spaces", "附", "是", "the question repeated", "a 、-list without 等")]
 
 
 @pytest.mark.parametrize("before,run,after", [r[1:] for r in RUNS], ids=[r[0] for r in RUNS])
 @pytest.mark.parametrize("reader", list(READERS), ids=list(READERS))
 def test_each_question_reader_grows_linearly_with_a_repeated_run(reader, before, run, after):
-    read, chars = READERS[reader]
-    _assert_linear(read, before, run, after, chars)
+    _assert_linear(READERS[reader], before, run, after)
+
+
+@pytest.mark.parametrize("before,run,after", [r[1:] for r in TAGGED_RUNS], ids=[r[0] for r in TAGGED_RUNS])
+@pytest.mark.parametrize("reader", list(TAGGING), ids=list(TAGGING))
+def test_each_part_of_speech_reader_grows_linearly_with_a_repeated_run(reader, before, run, after):
+    _assert_linear(TAGGING[reader], before, run, after, chars=400)
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +135,7 @@ def test_a_whole_offline_turn_grows_linearly_with_a_repeated_run(unlimited, befo
     def turn(question: str) -> None:
         for _ in unlimited.pipeline.run(TurnRequest(question, history_turns=0)):
             pass
-    _assert_linear(turn, before, run, after, chars=600)
+    _assert_linear(turn, before, run, after, chars=300)
 
 
 def test_a_follow_up_turn_with_history_grows_linearly(unlimited):
@@ -134,7 +147,7 @@ def test_a_follow_up_turn_with_history_grows_linearly(unlimited):
     def follow_up(question: str) -> None:
         for _ in unlimited.pipeline.run(TurnRequest(question, conversation_id=conversation, history_turns=1)):
             pass
-    _assert_linear(follow_up, "那", "西岭街道 ", "呢？", chars=600)
+    _assert_linear(follow_up, "那", "西岭街道 ", "呢？", chars=300)
 
 
 def test_a_4000_character_repeated_question_is_refused_at_once_naming_the_limit(live_app):
