@@ -24,7 +24,9 @@ def main() -> None:
     extensions = [lambda: register_tools(service)] if settings.mcp_server else []
     app = build_app(service, extensions)
     try:
-        uvicorn.run(app, host=settings.server_host, port=settings.server_port)
+        # the wrong-token limit reads X-Forwarded-For itself, as ANNEX_PROXY_HOPS says (ui/client.py): uvicorn's own
+        # reading would believe any client that connects from 127.0.0.1
+        uvicorn.run(app, host=settings.server_host, port=settings.server_port, proxy_headers=False)
     finally:
         service.close()
 

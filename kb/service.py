@@ -1,8 +1,11 @@
 """The whole back end, opened once: stores, read models, retriever, history, model and pipeline."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterator, Sequence
 
 from kb.ingest.chunking import chunk_id
 from kb.answer.history import History
@@ -82,3 +85,17 @@ def _neighbours(read: ReadModels):
         ]
 
     return fetch
+
+
+@contextmanager
+def scratch_history(service: Service) -> Iterator[Service]:
+    """The service with a conversation history of its own, deleted on leaving: turns that are read back once (the
+    compare and eval tabs) and are no one's conversation, so they neither fill the history nor keep what they quoted."""
+    with tempfile.TemporaryDirectory(prefix="annex-scratch-") as folder:
+        history = History(Path(folder) / HISTORY_FILE)
+        try:
+            base = service.pipeline
+            pipeline = type(base)(service.settings, service.read, base.retriever, history, base.model)
+            yield replace(service, history=history, pipeline=pipeline)
+        finally:
+            history.close()

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Sequence
 from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocument, UnknownLibrary, UploadLimit
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.ingest.ingestor import Ingestor
+from kb.ingest.text_room import MB, TextRoom
 from kb.answer.pipeline import check_storable
 from kb.settings import Settings
 from kb.search.readmodels import LibraryReads, ReadModels, Reads
@@ -30,7 +31,6 @@ logger = logging.getLogger(__name__)
 SWEEP_STEP_DOCUMENTS = 1  # documents deleted per step: a step holds the ingestor's lock for one document only
 SWEEP_PAUSE_SECONDS = 0.05  # between steps while a sweep has more to delete
 SWEEP_PERIOD_SECONDS = 30.0  # between checks for libraries past their time limit
-MB = 1024 * 1024
 
 
 def check_shared_name(library: str) -> str:
@@ -105,11 +105,20 @@ class SessionLibraries:
             raise UploadLimit("ANNEX_MAX_SESSION_LIBRARIES", f"访客私有库已满：同时最多 {cap} 个"
                               "（ANNEX_MAX_SESSION_LIBRARIES）。请等其他访客的私有库到期后再试，或填写口令上传到共享库。")
 
+    def _held(self, library: str) -> int:
+        """Bytes of text the library's stored chunks hold."""
+        snapshot = self.read.current()
+        return sum(len(c.text.encode("utf-8")) for doc_id, d in snapshot.documents.items() if d.library == library
+                   for c in snapshot.stored[doc_id].chunks)
+
+    def text_room(self, library: str) -> TextRoom | None:
+        """The extracted text an upload may still add to the private library; None without a per-session cap."""
+        cap = self.limits.max_bytes
+        return TextRoom(max(0, cap - self._held(library)), cap) if cap else None
+
     def _check_size(self, library: str, incoming: int) -> None:
         """UploadLimit when the library's stored text plus the upload's bytes would pass the per-session cap."""
-        snapshot = self.read.current()
-        held = sum(len(c.text.encode("utf-8")) for doc_id, d in snapshot.documents.items() if d.library == library
-                   for c in snapshot.stored[doc_id].chunks)
+        held = self._held(library)
         cap = self.limits.max_bytes
         if held + incoming > cap:
             raise UploadLimit("ANNEX_SESSION_MAX_MB", f"私有库最多存 {cap / MB:.3g} MB（ANNEX_SESSION_MAX_MB）：已存 "

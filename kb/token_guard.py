@@ -1,9 +1,10 @@
 """The write token's check: constant time, and a client that keeps sending wrong tokens is refused for a while.
 
 Without a limit a wrong token costs about 1.5 ms, so a script could try hundreds of thousands an hour. After
-`attempts` wrong tokens within `window` seconds, a client (its IP address as the server sees it) is refused —
-even with the right token — until `window` seconds have passed since its first wrong one. Behind a proxy every
-client may share one address: then the limit is the server's, which still bounds guessing.
+`attempts` wrong tokens within `window` seconds, a client is refused — even with the right token — until `window`
+seconds have passed since its first wrong one. A client is its address (ui/client.py): the connection's, or behind
+ANNEX_PROXY_HOPS trusted proxies the one they appended, so one visitor's flood locks out that visitor alone; left at
+0 behind a proxy, everyone shares the proxy's address and a flood locks out the token's holder too.
 """
 from __future__ import annotations
 

@@ -33,6 +33,7 @@ from kb.turn import MAX_LIBRARY_IDS, TurnRequest, TurnResult, RANGES
 from kb.ingest.formats import SHOWN
 from kb.ingest.uploads import check_free_disk, ingest_uploads
 from kb.answer.fold import fold_events
+from ui.client import client_address
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -261,8 +262,9 @@ def api_router(service: Any) -> APIRouter:
             error.headers = {"WWW-Authenticate": "Bearer"}
             raise error
         try:
-            right = service.tokens.matches(request.client.host if request.client else "", credentials.credentials,
-                                           expected)
+            client = client_address(request.client.host if request.client else "", request.headers,
+                                    service.settings.proxy_hops)
+            right = service.tokens.matches(client, credentials.credentials, expected)
         except TooManyTokens as exc:
             raise HTTPException(429, _detail(where, str(exc), "too_many_tokens"),
                                 headers={"Retry-After": str(exc.retry_after)}) from exc

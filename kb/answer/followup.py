@@ -16,7 +16,7 @@ from typing import Callable, Collection, Sequence
 from jieba import posseg
 
 from kb.answer.question import ATTRIBUTES
-from kb.search.tokens import STOPWORDS
+from kb.search.tokens import STOPWORDS, jieba_pieces
 from kb.text import fold_case
 
 ELLIPSIS, ANAPHORA, NO_SUBJECT = "ellipsis", "anaphora", "no_subject"
@@ -26,7 +26,7 @@ QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否
 # `那西岭街道呢？` `还有救生衣呢？`: the connective before an elided phrase, and the phrase.
 _ELIDED = re.compile(r"^(?:那么|那|还有|另外|而|至于|如果是|要是|换成)?(?P<what>.*?)的?呢$")
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
-_END = re.compile(r"[\s？?。.!！…]+$")
+END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 # A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
 DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
 NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
@@ -76,7 +76,7 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         return Reading(question, question)
     before = earlier[-1]
     naming = _Titles(tuple(titles))
-    text = _END.sub("", question.strip())
+    text = without_end(question)
     elided = _ELIDED.match(text)
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
         what = elided.group("what").strip()
@@ -93,6 +93,14 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         if subject:
             return Reading(question, subject + question.strip(), before, NO_SUBJECT)
     return Reading(question, question)
+
+
+def without_end(question: str) -> str:
+    """The question without the spaces and END_MARKS it ends with."""
+    end = len(question)
+    while end and (question[end - 1].isspace() or question[end - 1] in END_MARKS):
+        end -= 1
+    return question[:end].strip()
 
 
 class _Titles:
@@ -377,10 +385,11 @@ def _is_subject(w: _Word) -> bool:
 
 @lru_cache(maxsize=4096)
 def _cut(text: str) -> tuple[tuple[str, str, int, int], ...]:
-    out, at = [], 0
-    for pair in posseg.cut(text):
-        out.append((pair.word, pair.flag, at, at + len(pair.word)))
-        at += len(pair.word)
+    out = []
+    for at, piece in jieba_pieces(text):
+        for pair in posseg.cut(piece):
+            out.append((pair.word, pair.flag, at, at + len(pair.word)))
+            at += len(pair.word)
     return tuple(out)
 
 

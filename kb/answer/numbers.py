@@ -11,7 +11,10 @@ from kb.search.tokens import MEASURE_WORDS
 
 LIST_NUMBER = re.compile(r"^\s*(?:[0-9０-９]+|[一二三四五六七八九十]+)\s*[、.．)）]\s*")
 _ORDINAL = re.compile(r"第[0-9０-９零〇一二两三四五六七八九十百千]+")
-_NUMBER = re.compile(rf"[0-9０-９]|[零〇一二两三四五六七八九十百千万]+(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
+# A Chinese numeral read from its run's start (the lookbehind): tried from every character of a long run of numerals
+# not followed by a measure, the search would be quadratic in the run.
+_NUMBER = re.compile(rf"[0-9０-９]|(?<![零〇一二两三四五六七八九十百千万])[零〇一二两三四五六七八九十百千万]+"
+                     rf"(?:[{MEASURE_WORDS}]|米|公里|吨|公斤|千克|升)")
 COUNTED_REACH = 6  # characters between what is counted and its number
 
 

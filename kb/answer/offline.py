@@ -35,6 +35,9 @@ NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
 _PARTS = re.compile(r"[？?]")
+# Sub-questions and examples looked up in turn, each a scoring pass over every source: a person asks a few at once;
+# past that the text is pasted rather than asked, and each pass more would make the turn's cost grow with its square.
+MAX_LOOKUPS = 12
 _CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
@@ -79,12 +82,13 @@ class ExtractiveAnswerer:
                      covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
         """Each sub-question answered in turn (启动三级防控时由谁下令…？有效容积有多大？), the whole question as context;
         or each example the question lists."""
-        parts = [p for p in _PARTS.split(question) if tokenize(p)]
+        parts = list(dict.fromkeys(p for p in _PARTS.split(question) if tokenize(p)))  # a part asked twice is one
         # each example the question lists is looked up alone (消防服、消防头盔等…存放在哪里): the others, and the
         # class they stand for, would favour a sentence that merely names them all
         # (the retrieval query, the context, holds the question itself)
         alone = context.replace(question, " ")
-        asked = [(e, alone) for p in parts for e in examples(p)] or [(p, f"{context} {question}") for p in parts]
+        asked = ([(e, alone) for p in parts for e in examples(p)] or [(p, f"{context} {question}") for p in parts])
+        asked = asked[:MAX_LOOKUPS]
         if len(asked) < 2:
             return self.select(question, sources, context, covers)
         out: list[Candidate] = []

@@ -3,13 +3,14 @@ stand, read as a careful person reads a question before looking for the answer."
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
 import jieba
 from jieba import posseg
 
-from kb.search.tokens import MEASURE_WORDS, STOPWORDS, is_dictionary_word, tokenize
+from kb.search.tokens import MEASURE_WORDS, STOPWORDS, is_dictionary_word, jieba_pieces, tokenize
 from kb.text import fold_case
 
 # What a question asks for, from its question words.
@@ -24,9 +25,11 @@ YES_NO = re.compile(r"吗|是否|有没有|要不要|需不需要|是不是")
 # what its source is about) speaks of something else. Attribute words (尺寸, 数量)
 # are what the number itself expresses, so they need not appear.
 _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WORDS}]?(?P<what>[^，。？！?!,、；;]*)")
-_COUNTED_BEFORE = re.compile(
-    r"(?P<what>[^，。？！?!,、；;]+?)(?:(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟])"
-)  # 有效容积是多少; 每年检验几次 (a count of times counts the verb before it)
+# 有效容积是多少; 每年检验几次 (a count of times counts the verb before it): the phrase from its clause's start to the
+# first such ending past that start. Found by scanning the endings and the clause breaks once each: a pattern with
+# the clause before the ending (`[^，…]+?(?:是多少|…)`) retries every start of a long clause, quadratic in its length.
+_COUNT_ENDING = re.compile(r"(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟]")
+_CLAUSE_BREAK = re.compile(r"[，。？！?!,、；;]")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
@@ -78,23 +81,23 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
         parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
-    before = _COUNTED_BEFORE.search(PLACE.sub("", question))  # X在…清单中的临界量: the list is where, not what
-    found = words(before.group("what")) if before else []
+    before = clause_before(PLACE.sub("", question), _COUNT_ENDING)  # X在…清单中的临界量: the list is where, not what
+    found = words(before) if before else []
     needed = nouns(found)[-COUNTED_WORDS:]
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
 
 
 # 互救协议的乙方是哪家单位: the one asked for is named after the last 的 (乙方), as a form names its field
-_NAMED_BEFORE = re.compile(r"(?P<what>[^，。？！?!,、；;]+?)(?:是|为)(?:谁|哪家|哪一家|什么)")
+_NAMING_ENDING = re.compile(r"(?:是|为)(?:谁|哪家|哪一家|什么)")
 
 
 def asked_field(question: str) -> set[str]:
     """The words of what a `X的Y是谁` question asks for, as a form would label its field (乙方, 乙方代表); empty
     when it asks otherwise."""
-    named = _NAMED_BEFORE.search(question)
-    if not named or "的" not in named.group("what"):
+    named = clause_before(question, _NAMING_ENDING)
+    if "的" not in named:
         return set()
-    return {t for t in tokenize(named.group("what").rsplit("的", 1)[-1]) if len(t) > 1}
+    return {t for t in tokenize(named.rsplit("的", 1)[-1]) if len(t) > 1}
 
 
 # 二噁英类物质在…清单中的临界量是多少: the thing whose value is asked, before the last 的 of the clause that asks
@@ -142,14 +145,33 @@ def glued_modal(word: str) -> bool:
     return not is_dictionary_word(word) and any(ch in MODALS for ch in word)
 
 
+def clause_before(question: str, ending: re.Pattern[str]) -> str:
+    """The phrase from its clause's start to the first `ending` past that start (累计降雨量 of 累计降雨量是多少, with
+    _COUNT_ENDING); "" if none. One scan of the endings and the clause breaks: linear in the question."""
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(question)]
+    at = 0
+    while found := ending.search(question, at):
+        start = breaks[bisect_left(breaks, found.start()) - 1] + 1 if breaks and breaks[0] < found.start() else 0
+        if found.start() > start:
+            return question[start:found.start()]
+        at = found.start() + 1  # an ending that opens its clause names nothing: the next one may
+    return ""
+
+
 # 消防服、消防头盔、消防靴等消防员个人防护装备存放在哪里: examples the question lists, each asked about in turn
-_EXAMPLES = re.compile(r"(?P<items>[^，,。；;？?！!、]{1,12}(?:、[^，,。；;？?！!、]{1,12})+)等(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+# A list of at most MAX_EXAMPLES, in the question's last clause (searched from that clause's start): unbounded, every
+# start in a long 、-list would read the rest of the list again (quadratic).
+MAX_EXAMPLES = 12
+_EXAMPLES = re.compile(rf"(?P<items>[^，,。；;？?！!、]{{1,12}}(?:、[^，,。；;？?！!、]{{1,12}}){{1,{MAX_EXAMPLES - 1}}})等"
+                       r"(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+_BREAKS = "，,。；;？?！!"
 
 
 def examples(question: str) -> list[str]:
     """The question once per example it lists (A、B、C等…存放在哪里 → A存放在哪里, …), or [] when it lists none: a
     reader looks each one up; the class they stand for (等消防员个人防护装备) is context."""
-    match = _EXAMPLES.search(question)
+    end = len(question) - 1 if question.endswith(("？", "?")) else len(question)
+    match = _EXAMPLES.search(question, max(question.rfind(c, 0, end) for c in _BREAKS) + 1)
     if not match:
         return []
     items = match.group("items").split("、")
@@ -157,7 +179,7 @@ def examples(question: str) -> list[str]:
     # after 等 comes the class the examples stand for, up to its 的 (等物质|的临界量是多少) or to the predicate, the last
     # verb (等消防员个人防护装备|存放在哪里)
     at, verb = 0, None
-    for w in posseg.cut(rest):
+    for w in (w for _, piece in jieba_pieces(rest) for w in posseg.cut(piece)):
         if w.flag == "v":
             verb = at
         at += len(w.word)
@@ -193,13 +215,14 @@ def framed(question: str) -> tuple[str, set[str]]:
 @lru_cache(maxsize=4096)
 def person_names(question: str) -> frozenset[str]:
     """The people the question names (jieba's part-of-speech tag nr: 朱雯, 陈柏良), as the tokenizer writes them."""
-    return frozenset(fold_case(w.word) for w in posseg.cut(question) if w.flag == "nr" and len(w.word) > 1)
+    return frozenset(fold_case(w.word) for _, piece in jieba_pieces(question) for w in posseg.cut(piece)
+                     if w.flag == "nr" and len(w.word) > 1)
 
 
 @lru_cache(maxsize=32768)
 def word_spans(text: str) -> tuple[tuple[str, int, int], ...]:
     """The words of a text with where they stand (jieba's default cut: whole words only)."""
-    return tuple((fold_case(w), a, b) for w, a, b in jieba.tokenize(text))
+    return tuple((fold_case(w), at + a, at + b) for at, piece in jieba_pieces(text) for w, a, b in jieba.tokenize(piece))
 
 
 def single_runs(question: str) -> list[str]:

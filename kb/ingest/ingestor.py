@@ -14,6 +14,7 @@ from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
 from kb.ingest.formats import SUPPORTED_EXTENSIONS
 from kb.ingest.parsing import parse_file
 from kb.ingest.presplit import PresplitName, presplit_name
+from kb.ingest.text_room import TextRoom
 from kb.settings import Settings
 from kb.search.keyword_index import KeywordIndex
 from kb.search.vectors import VectorStore
@@ -99,6 +100,7 @@ class Ingestor:
         tags: Sequence[str] = (),
         source: str = UPLOAD,
         keep_others: bool = False,
+        text_room: TextRoom | None = None,
     ) -> list[IngestResult]:
         """Ingest files and directories into a library, with optional extra tags; one result per file.
 
@@ -106,7 +108,8 @@ class Ingestor:
         document is stored from another source is left as it is (status "kept"): the start-up sync uses it so that
         it never replaces what a user uploaded. A document is unchanged only when its stored content hash and
         source match and the vector store holds exactly its chunks; one whose vectors a crash left incomplete is
-        written again (repaired=True).
+        written again (repaired=True). With `text_room` (a visitor's upload), a file whose extracted text would
+        pass the room left is refused on its result line: a small .docx or .xlsx may expand to far more text.
         """
         library = library or self.settings.default_library
         files = expand_paths(paths)
@@ -117,7 +120,10 @@ class Ingestor:
                 progress(n, len(files) * 2, f"parse {path.name}")
             pages = _page_progress(progress, n, len(files) * 2, path.name)
             try:
-                parsed.append((path, parse_file(path, self.settings.max_file_bytes, pages, self.settings.max_ocr_pages)))
+                one = parse_file(path, self.settings.max_file_bytes, pages, self.settings.max_ocr_pages)
+                if text_room is not None:
+                    text_room.take(one)
+                parsed.append((path, one))
             except ParseError as exc:
                 results[str(path)] = IngestResult(path.name, status="error", error=str(exc))
         units, unit_errors = self._group(parsed, library)

@@ -14,6 +14,7 @@ from kb.errors import ParseError, UploadLimit
 from kb.ingest.ingestor import Ingestor, Progress
 from kb.model import IngestResult
 from kb.ingest.presplit import presplit_name
+from kb.ingest.text_room import TextRoom
 
 UPLOADS_DIR = "uploads"  # under ANNEX_STORE_DIR; one folder per upload in flight, cleared when the service opens
 NAME_MAX_BYTES = 255  # a file name's limit on Linux file systems (NAME_MAX), in UTF-8 bytes
@@ -95,8 +96,10 @@ def ingest_uploads(
     library: str | None,
     progress: Progress | None = None,
     tags: Sequence[str] = (),
+    text_room: TextRoom | None = None,
 ) -> list[IngestResult]:
-    """Stage (name as sent, content) pairs under the store and ingest them together; one result per file."""
+    """Stage (name as sent, content) pairs under the store and ingest them together; one result per file (a
+    visitor's, its extracted text bounded by `text_room`)."""
     refused: list[IngestResult] = []
     with staging_folder(store_dir) as folder:
         paths: list[Path] = []
@@ -123,5 +126,5 @@ def ingest_uploads(
                 refused.append(IngestResult(name, status="error", error=f"{name}: {reason}"))
                 continue
             paths.append(target)
-        results = ingestor.ingest(paths, library, progress, tags) if paths else []
+        results = ingestor.ingest(paths, library, progress, tags, text_room=text_room) if paths else []
     return results + refused

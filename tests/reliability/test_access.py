@@ -78,9 +78,10 @@ class Queue:
                     return message
         raise AssertionError(f"the queue stream of {api_name} ended without process_completed")
 
-    def upload(self, name: str, text: str) -> dict[str, Any]:
-        """A file uploaded to Gradio's /upload, as the File component's value."""
-        response = self.http.post("/gradio_api/upload", files=[("files", (name, text.encode(), "text/markdown"))])
+    def upload(self, name: str, text: str | bytes) -> dict[str, Any]:
+        """A file (its text, or its bytes) uploaded to Gradio's /upload, as the File component's value."""
+        content = text.encode() if isinstance(text, str) else text
+        response = self.http.post("/gradio_api/upload", files=[("files", (name, content, "application/octet-stream"))])
         assert response.status_code == 200, response.text
         [path] = response.json()
         return {"path": path, "orig_name": name, "meta": {"_type": "gradio.FileData"}}

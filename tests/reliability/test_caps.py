@@ -11,6 +11,7 @@ from typing import Iterator
 
 import gradio.utils as gradio_utils
 import httpx
+import pandas as pd
 import pytest
 
 from kb.model import is_private
@@ -85,6 +86,27 @@ def test_a_visitor_over_the_per_session_cap_is_told_and_the_library_stays(app):
     assert _private(app) == held
     assert not Path(second["path"]).exists()  # Gradio's copy of the refused file went too
     _end(app, "caps-size-1")
+    assert_healthy(app)
+
+
+def test_a_visitors_small_spreadsheet_that_expands_past_the_room_is_refused_on_its_line(app, tmp_path):
+    """A zip (.xlsx, .docx) under the byte caps may hold far more text: its extracted text meets the cap too."""
+    cell = "值班人员按表轮换，每班两人，交接时核对装备清单。" * 20  # one shared string, referenced on every row
+    bomb = tmp_path / "值班职责表.xlsx"
+    pd.DataFrame({"职责": [cell] * 60}).to_excel(bomb, index=False)
+    assert bomb.stat().st_size < 10 * 1024  # under ANNEX_SESSION_MAX_MB=0.01 as bytes, ~86 KB as text
+    visitor = Visitor(app, "caps-bomb-1")
+    response = visitor.http.post("/gradio_api/upload", files=[("files", (bomb.name, bomb.read_bytes(),
+                                                                          "application/octet-stream"))])
+    [path] = response.json()
+    small = visitor.upload("值班表丙.md", _text("值班表丙", 1))
+    done = visitor.send("run_ingest", [[{"path": path, "orig_name": bomb.name, "meta": {"_type": "gradio.FileData"}},
+                                        small], "", "", ""])
+    assert done["success"] is True, done
+    line = done["output"]["data"][0]
+    assert "值班职责表.xlsx: its text is" in line and "ANNEX_SESSION_MAX_MB" in line, line
+    assert [names for names in _private(app).values()] == [{"值班表丙.md"}]  # the other file of the upload is in
+    _end(app, "caps-bomb-1")
     assert_healthy(app)
 
 

@@ -20,13 +20,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import docx
+import pandas as pd
 import pytest
 from chromadb.api.shared_system_client import SharedSystemClient
 
+from kb.ingest.assemble import document_id
 from kb.ingest.ingestor import WRITE_BATCH, Reconciled
+from kb.service import open_service
 from kb.settings import load_settings
 from kb.stores import Stores, open_stores
 from kb.eval.synthetic import generate
+from tests import pdf_copies
+from tests.conftest import DEMO_CORPUS
+from tests.demo_service import open_demo_service
 
 pytestmark = pytest.mark.reliability
 
@@ -209,3 +215,120 @@ def test_kill_9_of_an_ingest_of_a_few_hundred_documents(tmp_path, request):
     if "slow" not in request.config.getoption("markexpr", "").replace("not slow", ""):
         pytest.skip("a few minutes on a busy machine; run it with -m slow")
     crash_and_repair(tmp_path, 300)
+
+
+@pytest.mark.skipif(pdf_copies.CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install "
+                    "chromium): no browser to print the PDF")
+def test_kill_9_mid_ingest_of_a_pdf_and_a_spreadsheet_leaves_the_earlier_documents_whole(tmp_path):
+    """The formats' writers under the same kills: PDFs printed by Chromium (pages kept per part) and an .xlsx
+    attachment join a store that already holds documents; killed while their vectors land and again as the graph
+    commits, the earlier documents stay whole and the new ones are whole or absent, then a last run brings them in."""
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    generate(corpus, 10, 1)
+    Ingest(corpus, store).finish()
+    _, earlier = reconciled_and_agreeing(store)
+    assert len(earlier) == 10
+    plan, hospital = DEMO_CORPUS / "东岭街道防汛应急预案.md", DEMO_CORPUS / "青禾县人民医院火灾事故应急预案.md"
+    pdf_copies.chromium_pdf(plan, corpus / f"{plan.stem}.pdf")
+    pdf_copies.chromium_pdf(hospital, corpus / f"{hospital.stem}.pdf")
+    roster = pd.DataFrame({"日期": ["7月1日", "7月2日"], "带班领导": ["周海峰", "林晓"], "值班电话": [f"{MARK}0571", "0571-2"]})
+    with pd.ExcelWriter(corpus / f"{plan.stem}-附件11-汛期值班安排表.xlsx") as writer:
+        roster.to_excel(writer, sheet_name="七月", index=False)
+    settings = load_settings(env={}, store_dir=store)
+
+    for kill_point in (2, 10**9):  # while the new vectors reach Chroma; as the graph write starts
+        _kill_run(corpus, store, lambda run: (run.wait_for_writes(1), run.kill_at(settings.chroma_dir,
+                                                                                  settings.graph_dir, kill_point)))
+        _, stored = reconciled_and_agreeing(store)
+        assert {k: v for k, v in stored.items() if k in earlier} == earlier  # every earlier document whole
+        assert len(stored) in (10, 12)  # the two PDFs (the sheet is the plan's attachment) in one batch, or not yet
+
+    Ingest(corpus, store).finish()
+    _, final = reconciled_and_agreeing(store)
+    assert len(final) == 12 and {k: final[k] for k in earlier} == earlier
+    with opened(store) as stores:
+        pdfs = {d.id: d for d in stores.graph.list_documents() if d.name.endswith(".pdf")}
+        assert len(pdfs) == 2
+        [plan_id] = [i for i, d in pdfs.items() if d.name == f"{plan.stem}.pdf"]
+        hits = stores.vectors.query(f"{MARK}0571 周海峰", 5, libraries=["x"], doc_id=plan_id)
+        assert any(MARK in h.text for h in hits), [h.text for h in hits]  # the sheet's rows, searchable
+        assert {a.label for a in stores.graph.list_attachments() if a.doc_id == plan_id} >= {"附件4", "附件11"}
+
+
+SAVER = """
+import sys
+from pathlib import Path
+from kb.search.bm25_segments import Segments
+from kb.settings import load_settings
+from kb.stores import open_stores
+words = open_stores(load_settings(env={}, store_dir=Path(sys.argv[1]))).keywords
+rows = words.chunks()
+segments = Segments({r.chunk_id: r for r in rows}, rows, len(words.vocab))
+print("saving", flush=True)
+while True:  # the background worker's save (kb/search/readmodels.py), again and again until killed
+    segments.save(words.main_dir)
+"""
+KEYWORD_QUESTIONS = ("东岭街道有几艘冲锋舟？", "医院火灾时由谁下令疏散？", "防汛物资储备清单", "值班电话")
+
+
+def _keyword_hits(service) -> dict[str, list[tuple[str, float]]]:
+    bm25 = service.read.current().bm25
+    return {q: [(c.chunk_id, round(s, 4)) for c, s in bm25.search(q, 10)] for q in KEYWORD_QUESTIONS}
+
+
+def test_kill_9_while_the_bm25_main_segment_is_saved_leaves_keyword_search_as_before(tmp_path):
+    """The incremental keyword index's writer: its main segment saved by a process killed at points inside the save
+    (the temporary copy half written, the old one removed, the new one not yet renamed); the next start loads or
+    rebuilds it and ranks every question as before. Meanwhile, in a live service, readers search while uploads
+    rebase the segments and the background worker saves them."""
+    store = tmp_path / "store"
+    service = open_demo_service(store)
+    service.read.settle()
+    expected = _keyword_hits(service)
+    assert all(expected.values())
+    stop, failures, searched = threading.Event(), [], [0]
+
+    def reader() -> None:
+        while not stop.is_set():
+            try:
+                hits = service.read.current().bm25.search(KEYWORD_QUESTIONS[0], 5)
+                assert hits and any("冲锋舟" in c.text for c, _ in hits), hits
+                searched[0] += 1
+            except Exception as exc:  # the test's own boundary: any failure of a reader is reported below
+                failures.append(repr(exc))
+                return
+
+    readers = [threading.Thread(target=reader) for _ in range(3)]
+    for thread in readers:
+        thread.start()
+    folder = tmp_path / "uploads"
+    folder.mkdir()
+    for n in range(6):  # each write goes to the delta and wakes the background save
+        (folder / f"补充通知{n}.md").write_text(f"# 补充通知{n}\n\n值班电话按第{n}版通讯录执行。\n", encoding="utf-8")
+        assert not [r.error for r in service.stores.ingestor.ingest([folder / f"补充通知{n}.md"], "extra") if r.error]
+    service.read.settle()
+    stop.set()
+    for thread in readers:
+        thread.join(30)
+    assert not failures and searched[0] > 0, failures
+    for n in range(6):
+        assert service.stores.ingestor.delete(document_id("extra", f"补充通知{n}.md"))
+    service.read.settle()
+    assert _keyword_hits(service) == expected
+    service.close()
+    SharedSystemClient.clear_system_cache()
+
+    for delay in (0.0, 0.005, 0.02, 0.05, 0.1):
+        saver = subprocess.Popen([sys.executable, "-c", SAVER, str(store)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        try:
+            assert saver.stdout is not None and saver.stdout.readline().strip() == "saving"
+            time.sleep(delay)
+        finally:
+            saver.send_signal(signal.SIGKILL)
+            assert saver.wait(30) == -signal.SIGKILL
+        reopened = open_service(load_settings(env={}, store_dir=store))
+        try:
+            assert _keyword_hits(reopened) == expected, f"killed {delay} s into its saves"
+        finally:
+            reopened.close()
+            SharedSystemClient.clear_system_cache()

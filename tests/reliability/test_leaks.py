@@ -18,11 +18,13 @@ from typing import Any, Iterator
 
 import gradio.utils as gradio_utils
 import httpx
+import pandas as pd
 import pytest
 
 from kb.model import is_private
 from kb.service import open_service
 from kb.settings import load_settings
+from tests import pdf_copies
 from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from tests.reliability.conftest import LiveApp, assert_healthy
@@ -63,13 +65,14 @@ class Visitor(Queue):
         return self.call(api_name, data, self.session)
 
     def by_input(self, elem_id: str) -> str:
-        """The api_name of the event whose inputs hold the component with this elem_id (private events too)."""
+        """The api_name of the (first) event whose inputs hold the component with this elem_id (private events
+        too): the compare question's submit, click and example buttons all run one function."""
         [component] = [c["id"] for c in self.config["components"] if c.get("props", {}).get("elem_id") == elem_id]
-        [dep] = [d for d in self.config["dependencies"] if component in d["inputs"] and d.get("api_name")]
+        dep = next(d for d in self.config["dependencies"] if component in d["inputs"] and d.get("api_name"))
         self.deps[dep["api_name"]] = dep
         return dep["api_name"]
 
-    def upload_private(self, name: str = SECRET_DOC, text: str = SECRET_TEXT) -> dict[str, Any]:
+    def upload_private(self, name: str = SECRET_DOC, text: str | bytes = SECRET_TEXT) -> dict[str, Any]:
         """Upload without the token (into this session's private library); the File value sent."""
         file = self.upload(name, text)
         assert self.send("run_ingest", [[file], "", "", ""])["success"] is True
@@ -86,8 +89,29 @@ def _secret_hits(app: LiveApp) -> list[Any]:
     return [h for h in app.service.stores.vectors.query(SECRET_QUESTION, 10) if SECRET in h.text]
 
 
-def test_a_private_upload_being_written_reaches_nobody_else(app):
-    """Severe 1: the vectors land before the graph commits; meanwhile API, MCP and other sessions see nothing."""
+@pytest.fixture(scope="module")
+def secret_files(tmp_path_factory) -> dict[str, tuple[str, str | bytes]]:
+    """The secret document as Markdown, as a PDF printed by Chromium (a text layer), and as an .xlsx (pandas)."""
+    folder = tmp_path_factory.mktemp("secret")
+    files: dict[str, tuple[str, str | bytes]] = {"md": (SECRET_DOC, SECRET_TEXT)}
+    if pdf_copies.CHROMIUM:
+        source = folder / SECRET_DOC
+        source.write_text(SECRET_TEXT, encoding="utf-8")
+        pdf = pdf_copies.chromium_pdf(source, folder / "私有值班预案.pdf")
+        files["pdf"] = (pdf.name, pdf.read_bytes())
+    sheet = folder / "私有值班表.xlsx"
+    pd.DataFrame({"班次": ["夜班"], "值班暗号": [SECRET]}).to_excel(sheet, sheet_name="值班暗号", index=False)
+    files["xlsx"] = (sheet.name, sheet.read_bytes())
+    return files
+
+
+@pytest.mark.parametrize("kind", ["md", "pdf", "xlsx"])
+def test_a_private_upload_being_written_reaches_nobody_else(app, secret_files, kind):
+    """Severe 1: the vectors land before the graph commits; meanwhile API, MCP and other sessions see nothing.
+    Likewise for the formats' writers: a PDF's pages and a spreadsheet's rows."""
+    if kind not in secret_files:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium): no browser to print the PDF")
+    name, content = secret_files[kind]
     graph = app.service.stores.graph
     entered, release = threading.Event(), threading.Event()
     commit = graph.upsert_documents
@@ -97,9 +121,9 @@ def test_a_private_upload_being_written_reaches_nobody_else(app):
         release.wait(120)
         return commit(docs)
 
-    writer, other = Visitor(app, "writer-1"), Visitor(app, "reader-1")
+    writer, other = Visitor(app, f"writer-{kind}"), Visitor(app, f"reader-{kind}")
     graph.upsert_documents = held
-    thread = threading.Thread(target=writer.upload_private)
+    thread = threading.Thread(target=writer.upload_private, args=(name, content))
     try:
         thread.start()
         assert entered.wait(60)
@@ -117,7 +141,12 @@ def test_a_private_upload_being_written_reaches_nobody_else(app):
         del graph.upsert_documents
     writer.send("ask", [SECRET_QUESTION, None, None, None, *KNOBS])  # its own session does find it, once written
     assert SECRET in writer.seen
-    app.service.sessions.end("writer-1")  # the library goes in the background sweep
+    for stranger in (other, Visitor(app, f"late-{kind}")):  # and after the write, to another session, API, MCP
+        stranger.send("ask", [SECRET_QUESTION, None, None, None, *KNOBS])
+        assert SECRET not in stranger.seen
+    assert SECRET not in app.http.post("/api/knowledge/chat", json={"query": SECRET_QUESTION}).text
+    assert SECRET not in _mcp(app.url, ("search_chunks", {"query": SECRET_QUESTION}))
+    app.service.sessions.end(f"writer-{kind}")  # the library goes in the background sweep
     assert not _eventually(lambda: _secret_hits(app), lambda hits: not hits)
     assert_healthy(app)
 
@@ -219,6 +248,30 @@ def test_the_eval_tab_confirms_no_private_name_stores_no_conversation_and_writes
     assert any("HYPERLINK" in c for c in cells) and any("cmd|" in c for c in cells)
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
     app.service.sessions.end("owner-13")
+
+
+def _quoted_anywhere(app: LiveApp, text: str) -> bool:
+    """Whether any stored message (of any conversation, listed or not) holds the text."""
+    with sqlite3.connect(app.service.settings.store_dir / "history.sqlite3") as db:
+        return bool(db.execute("SELECT count(*) FROM messages WHERE content LIKE ?", (f"%{text}%",)).fetchone()[0])
+
+
+def test_the_compare_tab_keeps_no_turn_and_a_visitors_comparison_stays_theirs(app):
+    """Lesser: a comparison is three answers shown once, not conversations — none stored, none listed; a visitor's
+    comparison over their private document shows it to them alone, and leaves no quote behind."""
+    owner, stranger = Visitor(app, "owner-compare"), Visitor(app, "stranger-compare")
+    owner.upload_private()
+    conversations = len(app.service.history.list_conversations(limit=10**6))
+    compare = owner.by_input("compare-question")
+    mine = owner.send(compare, [SECRET_QUESTION])
+    assert mine["success"] is True, mine
+    assert SECRET in json.dumps(mine["output"]["data"], ensure_ascii=False)  # the owner's own document answers
+    theirs = stranger.send(compare, [SECRET_QUESTION])
+    assert theirs["success"] is True and SECRET not in stranger.seen
+    assert len(app.service.history.list_conversations(limit=10**6)) == conversations
+    assert not _quoted_anywhere(app, SECRET)
+    app.service.sessions.end("owner-compare")
+    assert_healthy(app)
 
 
 def test_a_deleted_private_upload_leaves_no_file_and_no_quote(app):

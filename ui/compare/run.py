@@ -13,12 +13,12 @@ from typing import Mapping, Sequence
 
 from kb.eval.run import MODES, mode_pipeline, shown_attachments
 from kb.eval.metrics import Question, load_questions
-from kb.service import Service
+from kb.service import Service, scratch_history
 from kb.turn import TurnRequest
 from ui.chat.turn_view import TurnView
 from ui.safe import md
 
-OWNER = "annex-compare"  # conversations of the compare tab carry this owner: no session lists them
+OWNER = "annex-compare"  # the compare tab's turns carry this owner (in a scratch history: no session lists them)
 MODE_TITLES = {
     "naive": "朴素向量 RAG",
     "keyword": "FastGPT 式关键词工作流",
@@ -79,16 +79,17 @@ def bundled_questions(path: Path) -> list[Question]:
 
 
 def compare(service: Service, request: TurnRequest, questions: Sequence[Question] = ()) -> Comparison:
-    """Ask the (already scoped) request once per mode, one after another, folding each stream into a TurnView."""
+    """Ask the (already scoped) request once per mode, one after another, folding each stream into a TurnView.
+
+    The turns go to a scratch history: a comparison is shown once, not a conversation to list, share or keep."""
     started = time.perf_counter()
     results = []
-    for mode in ORDER:
-        pipeline = mode_pipeline(service, mode)
-        view = TurnView(request.query.strip())
-        events = list(pipeline.run(request))
-        for event in events:
-            view.apply(event)
-        results.append(ModeResult(mode, view, shown_attachments(view, service), view.elapsed_ms or 0.0))
+    with scratch_history(service) as scratch:
+        for mode in ORDER:
+            view = TurnView(request.query.strip())
+            for event in list(mode_pipeline(scratch, mode).run(request)):
+                view.apply(event)
+            results.append(ModeResult(mode, view, shown_attachments(view, scratch), view.elapsed_ms or 0.0))
     total = (time.perf_counter() - started) * 1000
     comparison = Comparison(request.query.strip(), results, expected_for(request.query, questions, service), {},
                             total)

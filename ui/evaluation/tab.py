@@ -11,19 +11,18 @@ from __future__ import annotations
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 import gradio as gr
 import pandas as pd
 
-from kb.answer.history import History
 from kb.errors import AnnexError
 from kb.eval.run import MODES, mode_pipeline, run_question, runnable
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions
 from kb.search.readmodels import LibraryReads
-from kb.service import Service
+from kb.service import Service, scratch_history
 from kb.turn import TurnRequest
 from graph.store import attachment_node_id
 from ui.compare.run import attachment_names
@@ -62,23 +61,15 @@ def evaluate(service: Service, questions: Sequence[Question], modes: Sequence[st
     aggregates: dict[str, dict] = {}
     outcomes: dict[str, list[Outcome]] = {}
     done = 0
-    with tempfile.TemporaryDirectory(prefix="annex-eval-tab-") as scratch:
-        history = History(Path(scratch) / "history.sqlite3")  # the run's turns: read back for scoring, then gone
-        try:
-            base = service.pipeline
-            pipeline = type(base)(service.settings, service.read, base.retriever, history, base.model)
-            scratch_service = replace(service, history=history, pipeline=pipeline)
-            for mode in modes:
-                outcomes[mode] = []
-                for q, doc_id in ready:
-                    if progress is not None:
-                        progress((done, total), desc=f"{mode_name(mode)} · 第 {q.line} 行")
-                    outcomes[mode].append(run_question(mode_pipeline(scratch_service, mode), scratch_service, q,
-                                                       doc_id, scope))
-                    done += 1
-                aggregates[mode] = aggregate(outcomes[mode], mode)
-        finally:
-            history.close()
+    with scratch_history(service) as scratch:  # the run's turns: read back for scoring, then gone
+        for mode in modes:
+            outcomes[mode] = []
+            for q, doc_id in ready:
+                if progress is not None:
+                    progress((done, total), desc=f"{mode_name(mode)} · 第 {q.line} 行")
+                outcomes[mode].append(run_question(mode_pipeline(scratch, mode), scratch, q, doc_id, scope))
+                done += 1
+            aggregates[mode] = aggregate(outcomes[mode], mode)
     return EvalRun(aggregates, outcomes, problems, len(ready))
 
 

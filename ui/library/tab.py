@@ -24,6 +24,7 @@ from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choi
                           ingest_results_html, library_choices, lifetime)
 from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
+from ui.client import client_address
 from ui.safe import toast
 
 ALL_LIBRARIES = "全部"
@@ -70,8 +71,9 @@ class KnowledgeBase:
 
         sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
         try:
+            room = None if shared else self.sessions.text_room(library)
             results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library,
-                                     report, tag_list)
+                                     report, tag_list, room)
         finally:
             discard_uploads(files)  # the stores hold the text now; Gradio would serve its copy at /gradio_api/file=
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
@@ -200,6 +202,7 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     picture = gr.Plot(kb.picture(None), elem_id="kb-graph", show_label=False, elem_classes=["annex-wide-only"])
 
     # Each wrapper takes the session from gr.Request: Gradio fills it from the connection, not from the inputs.
+    hops = kb.service.settings.proxy_hops
     def refresh(request: gr.Request):
         rows, choices = kb.listing(request.session_hash)
         return rows, gr.update(choices=choices), gr.update(choices=_filter_choices(kb.libraries(request.session_hash)))
@@ -211,10 +214,10 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
         return *refresh(request), draw(query, library, limit, request)
 
     def run_ingest(files, library, tags, token, request: gr.Request, progress=gr.Progress()):
-        return kb.ingest(request.session_hash, files, library, tags, token, progress, _client(request))
+        return kb.ingest(request.session_hash, files, library, tags, token, progress, _client(request, hops))
 
     def run_delete(doc_id, confirmed, token, request: gr.Request):
-        done = kb.delete(request.session_hash, doc_id, confirmed, token, _client(request))
+        done = kb.delete(request.session_hash, doc_id, confirmed, token, _client(request, hops))
         return done, gr.update(value=None), kb.view(None, None), False
 
     def show(doc_id, request: gr.Request):
@@ -261,9 +264,9 @@ def _filter_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
     return [(ALL_LIBRARIES, ALL_LIBRARIES), *library_choices(libraries)]
 
 
-def _client(request: gr.Request) -> str:
-    """The caller's address as the server sees it: whom wrong tokens are counted against."""
-    return request.client.host if request.client else ""
+def _client(request: gr.Request, hops: int) -> str:
+    """Whom wrong tokens are counted against: the caller's address, behind `hops` trusted proxies (ui/client.py)."""
+    return client_address(request.client.host if request.client else "", request.headers, hops)
 
 
 def _text(value: object) -> str:
