@@ -19,7 +19,8 @@ from kb.search.keyword_index import KeywordIndex
 from kb.search.vectors import VectorStore
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) → None
-Listener = Callable[[int, Sequence[str]], None]  # (generation, ids of the documents written or deleted) → None
+# (generation, ids of the documents written or deleted, the documents a write stored, if it knows them) → None
+Listener = Callable[[int, Sequence[str], Sequence[Document]], None]
 WRITE_BATCH = 200  # documents per store write
 # A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
 FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
@@ -85,11 +86,12 @@ class Ingestor:
         waits for the refresh (kb/search/readmodels.py)."""
         self._listeners.append(listener)
 
-    def _publish(self, doc_ids: Sequence[str]) -> None:
-        """Bump the generation and tell the listeners which documents changed (under the write lock)."""
+    def _publish(self, doc_ids: Sequence[str], written: Sequence[Document] = ()) -> None:
+        """Bump the generation and tell the listeners which documents changed (under the write lock); `written`: the
+        documents a write stored, so that a listener need not read them back."""
         self.generation += 1
         for listener in self._listeners:
-            listener(self.generation, doc_ids)
+            listener(self.generation, doc_ids, written)
 
     def ingest(
         self,
@@ -168,7 +170,7 @@ class Ingestor:
                 finally:
                     self._publish(ids)
                 raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
-            self._publish(ids)
+            self._publish(ids, docs)
 
     def reconcile(self) -> Reconciled:
         """Make the stores agree after a crash: one scan of each, then repair what disagrees.
