@@ -29,6 +29,9 @@ COLLECTIONS = (BODY_COLLECTION, ATTACHMENT_COLLECTION)
 _CHROMA_ERRORS = (ChromaError, ValueError, httpx.HTTPError)
 _PAGE = 5000  # rows per get() page when listing document ids
 _IDS_PER_GET = 500  # document ids per `doc_id $in` filter
+# Chunks per add: Chroma copies a batch's vectors into Python lists before its index takes them, and the process
+# keeps that memory; 1,000 costs the same CPU as Chroma's maximum (5,461) at half the memory (18k chunks: 85 vs 158 MB).
+ADD_BATCH = 1000
 
 
 @register_embedding_function
@@ -130,7 +133,7 @@ class ChromaVectorStore:
                 name = BODY_COLLECTION if chunk.attachment == BODY else ATTACHMENT_COLLECTION
                 rows[name].append((chunk.id, f"{context}\n{chunk.text}", metadata))
         for name, items in rows.items():
-            for batch in _batches(items, self.max_batch):
+            for batch in _batches(items, min(ADD_BATCH, self.max_batch)):
                 ids, to_embed, metadatas = (list(column) for column in zip(*batch))
                 private = all(is_private(str(meta["library"])) for meta in metadatas)
                 embeddings = (self._uncached if private else self.embedder).embed_passages(to_embed)
