@@ -128,7 +128,7 @@ class Ingestor:
         yields each batch's results by file path."""
         library = library or self.settings.default_library
         total = len(files) * 2
-        units, errors = group_files(files, library, self.graph)
+        units, errors = group_files(files, library, self.graph, self.settings.max_file_bytes)
         if errors:
             yield errors
         stored = {d.id: d for d in self.graph.list_documents(library)} if units else {}

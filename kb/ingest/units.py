@@ -36,9 +36,11 @@ class Unit:
         return ([str(self.main_path)] if self.main_path else []) + self.extra_files
 
 
-def group_files(files: list[Path], library: str, graph: GraphStore) -> tuple[list[Unit], dict[str, IngestResult]]:
+def group_files(files: list[Path], library: str, graph: GraphStore,
+                max_bytes: int) -> tuple[list[Unit], dict[str, IngestResult]]:
     """Main documents with the pre-split attachment files that belong to them, by file name; an attachment file
-    without its parent here joins the parent stored in the library."""
+    without its parent here joins the parent stored in the library. An attachment file that names no parent joins
+    the one readable document of its folder (its folder's other files are read to tell, only then)."""
     errors: dict[str, IngestResult] = {}
     mains: dict[str, Unit] = {}
     by_dir: dict[Path, list[str]] = defaultdict(list)
@@ -52,8 +54,11 @@ def group_files(files: list[Path], library: str, graph: GraphStore) -> tuple[lis
             pending.append((path, name))
     for path, name in pending:
         stem = name.parent
-        if stem is None and len(by_dir.get(path.parent, [])) == 1:
-            stem = by_dir[path.parent][0]
+        if stem is None:
+            here = by_dir.get(path.parent, [])
+            if len(here) > 1:  # an unreadable file beside the parent is not a parent (an upload's broken file)
+                here = [main for main in here if _readable(mains[main].main_path, max_bytes)]
+            stem = here[0] if len(here) == 1 else None
         if stem is not None and stem not in mains:
             stored = _stored_parent(graph, library, stem)
             if stored is not None:
@@ -102,6 +107,13 @@ def orphan(path: Path, stem: str | None, library: str) -> IngestResult:
         f"{path.suffix}' or put it in a folder with only its parent document."
     )
     return IngestResult(path.name, status="error", error=f"{path.name}: {reason}")
+
+
+def _readable(path: Path | None, max_bytes: int) -> bool:
+    try:
+        return path is not None and bool(parse_file(path, max_bytes, None))
+    except ParseError:
+        return False
 
 
 def _stored_parent(graph: GraphStore, library: str, stem: str) -> Document | None:
