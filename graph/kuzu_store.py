@@ -11,7 +11,8 @@ import pyarrow as pa
 from graph import schema as cypher
 from graph.engine import load_engine
 from graph.errors import GraphOpenError, GraphQueryError, GraphStoreError, GraphWriteError
-from graph.kuzu_tables import Batch, Columns, attachment_id, build_batch, decode_document, decode_summary
+from graph.kuzu_tables import (Batch, Columns, attachment_id, build_batch, decode_document, decode_summary,
+                               stored_documents)
 from graph.ranking import rank_paths
 from graph.store import AttachmentInfo, AttachmentPath, DocumentSummary, ReferenceEdge, StoredDocument
 from kb.model import Chunk, Document
@@ -176,6 +177,11 @@ class KuzuGraphStore:
                     tuple(AttachmentInfo(*row) for row in attachments),
                 )
         return out
+
+    def as_stored(self, docs: Sequence[Document]) -> dict[str, StoredDocument]:
+        """What stored_documents() reads back once these documents are written, computed from them (no read)."""
+        unique = list({doc.id: doc for doc in docs}.values())
+        return stored_documents(build_batch(unique)) if unique else {}
 
     def document_text(self, doc_id: str) -> str | None:
         """The full text of a document, or None."""

@@ -7,7 +7,7 @@ from pathlib import PurePath
 from typing import Any, Sequence
 
 from graph.errors import InvalidDocumentError
-from graph.store import DocumentSummary
+from graph.store import AttachmentInfo, DocumentSummary, ReferenceEdge, StoredDocument
 from graph.store import attachment_node_id as attachment_id  # the attachment table's primary key
 from kb.model import BODY, Attachment, Chunk, Document, Heading, Part, Reference
 
@@ -131,6 +131,46 @@ def _add_document(batch: Batch, doc: Document, chunk_ids: set[str]) -> None:
         _dumps([[h.level, h.start, h.end] for h in doc.headings]), _dumps(list(doc.tags)), _dumps(dangling),
         _dumps(unplaced), len(doc.attachments), len(doc.chunks), len(dangling), doc.source)
     _append(batch.library_docs, doc.library, doc.id)
+
+
+def stored_documents(batch: Batch) -> dict[str, StoredDocument]:
+    """What GraphStore.stored_documents reads back once this batch is written, from its own columns (no query).
+
+    The rows are the ones the COPY writes, decoded as the store's reads decode them: a write tells the read models
+    what it stored without reading each document back (five queries a document, ~70 ms at 92k chunks)."""
+    docs = batch.documents
+    summary = ("id", "library", "name", "title", "content_hash", "n_attachments", "n_chunks", "dangling", "tags",
+               "source", "parts")
+    out: dict[str, tuple[DocumentSummary, list, list, list]] = {
+        row[0]: (decode_summary(row), [], [], []) for row in zip(*(docs[name] for name in summary))}
+    chunks = batch.chunks
+    for chunk_id, doc_id, owner, index, start, end, text, pos in zip(*chunks.values()):
+        out[doc_id][1].append((pos, Chunk(chunk_id, doc_id, owner, index, start, end, text)))
+    chunk_doc = dict(zip(chunks["id"], chunks["doc_id"]))
+    refs = batch.chunk_refs
+    for chunk_id, target, _, mention, start in zip(refs["from"], refs["to"], refs["label"], refs["mention"],
+                                                   refs["char_start"]):
+        doc_id = chunk_doc[chunk_id]
+        out[doc_id][2].append(ReferenceEdge(doc_id, chunk_id, "", _label(doc_id, target), mention, start))
+    labels = dict(zip(batch.attachments["id"], batch.attachments["label"]))
+    owners = dict(zip(batch.attachments["id"], batch.attachments["doc_id"]))
+    refs = batch.attachment_refs
+    for source, target, mention, start in zip(refs["from"], refs["to"], refs["mention"], refs["char_start"]):
+        doc_id = owners[source]
+        out[doc_id][2].append(ReferenceEdge(doc_id, "", labels[source], labels[target], mention, start))
+    atts = batch.attachments
+    for aid, doc_id, label, title, omitted in zip(atts["id"], atts["doc_id"], atts["label"], atts["title"],
+                                                  atts["omitted"]):
+        listed = out[doc_id][0]
+        out[doc_id][3].append(AttachmentInfo(doc_id, listed.title, listed.library, label, title, omitted))
+    return {doc_id: StoredDocument(s, tuple(c for _, c in sorted(chunks, key=lambda pc: pc[0])), tuple(edges),
+                                   tuple(attachments))
+            for doc_id, (s, chunks, edges, attachments) in out.items()}
+
+
+def _label(doc_id: str, attachment: str) -> str:
+    """An attachment's label from its node id (attachment_id)."""
+    return attachment[len(doc_id) + 1:]
 
 
 def decode_document(

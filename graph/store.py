@@ -156,6 +156,10 @@ class GraphStore(GraphReads, Protocol):
         """These documents' rows of list_documents, all_chunks, reference_edges and list_attachments (absent ones
         left out): what a write changed, read without scanning the store."""
 
+    def as_stored(self, docs: Sequence[Document]) -> dict[str, StoredDocument]:
+        """What stored_documents() returns for these documents once they are written, computed without a read (the
+        last copy of a repeated id wins, as in upsert_documents)."""
+
     def document_text(self, doc_id: str) -> str | None:
         """The full text of a document (its char spans point into it), or None."""
 

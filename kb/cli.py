@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -50,25 +51,17 @@ def _ingest(stores: Stores, args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     fixed = stores.ingestor.reconcile()  # what an earlier crash left half-written
+    results: list[IngestResult] = []
+    written: dict[str, int] = {}  # doc id → chunks, of the documents written
     with progress_bar("ingest") as progress:
-        results = stores.ingestor.ingest(args.paths, args.library, _log_writes(progress), source=CLI)
+        for batch in stores.ingestor.ingest_batches(args.paths, args.library, _log_writes(progress), source=CLI):
+            for result in batch:  # each batch as it is written; its documents are not kept
+                _print_result(result, args.json)
+                if result.status in ("ingested", "attached") and result.document:
+                    written[result.doc_id] = len(result.document.chunks)
+                results.append(replace(result, document=None))
     elapsed = time.perf_counter() - started
-    for result in results:
-        if args.json:
-            print(json.dumps(_as_json(result), ensure_ascii=False))
-        elif result.error:
-            print(f"✗ {result.error}")
-        else:
-            doc = result.document
-            dangling = f", dangling: {', '.join(sorted({r.label for r in doc.dangling}))}" if doc and doc.dangling else ""
-            pages = f", {doc.page_count} pages" if doc and result.status != "attached" and doc.page_count else ""
-            print(f"{'✓' if result.status != 'unchanged' else '='} {result.file} [{result.status}] "
-                  f"{len(doc.attachments)} attachments, {len(doc.references)} references, {len(doc.chunks)} chunks"
-                  f"{pages}{dangling}")
-            for note in result.notes:
-                print(f"  ⚠ {result.file}: {note}")
-    written = {r.doc_id: r.document for r in results if r.status in ("ingested", "attached") and r.document}
-    chunks = sum(len(d.chunks) for d in written.values())
+    chunks = sum(written.values())
     failed = sum(1 for r in results if r.error)
     repaired = set(fixed.repaired) | {r.doc_id for r in results if r.repaired and not r.error}
     print(
@@ -78,6 +71,23 @@ def _ingest(stores: Stores, args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if failed else 0
+
+
+def _print_result(result: IngestResult, as_json: bool) -> None:
+    """One result line (or JSON object) on stdout."""
+    if as_json:
+        print(json.dumps(_as_json(result), ensure_ascii=False))
+    elif result.error:
+        print(f"✗ {result.error}")
+    else:
+        doc = result.document
+        dangling = f", dangling: {', '.join(sorted({r.label for r in doc.dangling}))}" if doc and doc.dangling else ""
+        pages = f", {doc.page_count} pages" if doc and result.status != "attached" and doc.page_count else ""
+        print(f"{'✓' if result.status != 'unchanged' else '='} {result.file} [{result.status}] "
+              f"{len(doc.attachments)} attachments, {len(doc.references)} references, {len(doc.chunks)} chunks"
+              f"{pages}{dangling}")
+        for note in result.notes:
+            print(f"  ⚠ {result.file}: {note}")
 
 
 def _log_writes(progress: Progress) -> Progress:

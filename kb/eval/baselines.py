@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Mapping, Sequence
 
 from graph.resolve import Resolution
-from graph.store import AttachmentInfo, DocumentSummary
+from graph.store import AttachmentInfo, DocumentSummary, GraphReads
 from kb.answer.hop import HopResult, assemble_hop
 from kb.model import Chunk
 from kb.answer.pipeline import Pipeline
@@ -60,7 +60,7 @@ class KeywordPipeline(Pipeline):
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         names = attachment_names(snapshot.catalog.of_libraries(list(request.library_ids) or None))
-        return keyword_hop(answer, names, self.retriever.vectors, sources, snapshot.documents)
+        return keyword_hop(answer, names, self.retriever.vectors, snapshot.view, sources, snapshot.documents)
 
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline answer with its 相关附件 section as the workflow's model would write it."""
@@ -95,10 +95,12 @@ def keyword_hop(
     answer: str,
     names: Sequence[tuple[str, AttachmentInfo]],
     collection: VectorStore,
+    view: GraphReads,
     sources: Sequence[Source],
     documents: Mapping[str, DocumentSummary],
 ) -> HopResult:
-    """For each 相关附件 line: the first name that contains it or that it contains, then that attachment's chunks."""
+    """For each 相关附件 line: the first name that contains it or that it contains, then that attachment's chunks
+    (their ids from the attachment collection, their text from the read models, as a hit's)."""
     lines = extract_section(answer)
     if not lines:
         return NO_HOP
@@ -113,7 +115,7 @@ def keyword_hop(
         key = (found.doc_id, found.label)
         if key in contents:
             continue
-        contents[key] = collection.attachment_chunks(found.doc_id, found.label)
+        contents[key] = view.chunks_by_id(collection.attachment_chunk_ids(found.doc_id, found.label))
         resolved.append((line, Resolution(found, "keyword")))
     return assemble_hop(resolved, contents, sources, documents)
 

@@ -288,10 +288,11 @@ def _rss_mb(field: str = "VmRSS") -> float:
 
 def _ingest(service: Service, corpus: Path) -> float:
     started = time.perf_counter()
+    failed = []
     with progress_bar("ingest") as progress:
-        results = service.stores.ingestor.ingest([corpus], LIBRARY, progress)
+        for batch in service.stores.ingestor.ingest_batches([corpus], LIBRARY, progress):  # documents not kept
+            failed += [r for r in batch if r.error]
     elapsed = time.perf_counter() - started
-    failed = [r for r in results if r.error]
     if failed:
         raise AnnexError(f"{len(failed)} synthetic files failed to ingest, first: {failed[0].error}")
     return elapsed

@@ -1,40 +1,29 @@
-"""Ingestion: parse a batch of files, group pre-split attachments with their parents, write both stores."""
+"""Ingestion: read, build and write documents a batch at a time, keeping the stores consistent."""
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from graph.store import DocumentSummary, GraphStore
-from kb.ingest.assemble import AttachmentFile, Limits, build_document, document_id, stored_parts
-from kb.errors import AnnexError, IngestError, ParseError
+from kb.ingest.assemble import Limits, build_document, document_id, stored_parts
+from kb.errors import AnnexError, IngestError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
 from kb.ingest.formats import SUPPORTED_EXTENSIONS
 from kb.ingest.parsing import parse_file
-from kb.ingest.presplit import PresplitName, presplit_name
 from kb.ingest.text_room import TextRoom
+from kb.ingest.units import Progress, Unit, group_files, read_unit
 from kb.settings import Settings
 from kb.search.keyword_index import KeywordIndex
 from kb.search.vectors import VectorStore
 
-Progress = Callable[[int, int, str], None]  # (done, total, what) → None
-Listener = Callable[[int, Sequence[str]], None]  # (generation, ids of the documents written or deleted) → None
+# (generation, ids of the documents written or deleted, the documents a write stored, if it knows them) → None
+Listener = Callable[[int, Sequence[str], Sequence[Document]], None]
 WRITE_BATCH = 200  # documents per store write
+WRITE_CHUNKS = 10_000  # chunks per store write: a batch of long documents is written sooner
 # A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
 FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
-
-
-@dataclass
-class _Unit:
-    """A document to build: its main file and its pre-split attachment files."""
-
-    main: ParsedFile | None
-    main_path: Path | None
-    extras: dict[str, AttachmentFile]
-    extra_files: list[str]
-    stored: Document | None = None
 
 
 @dataclass(frozen=True)
@@ -86,11 +75,12 @@ class Ingestor:
         waits for the refresh (kb/search/readmodels.py)."""
         self._listeners.append(listener)
 
-    def _publish(self, doc_ids: Sequence[str]) -> None:
-        """Bump the generation and tell the listeners which documents changed (under the write lock)."""
+    def _publish(self, doc_ids: Sequence[str], written: Sequence[Document] = ()) -> None:
+        """Bump the generation and tell the listeners which documents changed (under the write lock); `written`: the
+        documents a write stored, so that a listener need not read them back."""
         self.generation += 1
         for listener in self._listeners:
-            listener(self.generation, doc_ids)
+            listener(self.generation, doc_ids, written)
 
     def ingest(
         self,
@@ -111,45 +101,80 @@ class Ingestor:
         written again (repaired=True). With `text_room` (a visitor's upload), a file whose extracted text would
         pass the room left is refused on its result line: a small .docx or .xlsx may expand to far more text.
         """
-        library = library or self.settings.default_library
         files = expand_paths(paths)
         results: dict[str, IngestResult] = {}
-        parsed: list[tuple[Path, ParsedFile]] = []
-        for n, path in enumerate(files):
-            if progress:
-                progress(n, len(files) * 2, f"parse {path.name}")
-            pages = _page_progress(progress, n, len(files) * 2, path.name)
-            try:
-                one = parse_file(path, self.settings.max_file_bytes, pages, self.settings.max_ocr_pages)
-                if text_room is not None:
-                    text_room.take(one)
-                parsed.append((path, one))
-            except ParseError as exc:
-                results[str(path)] = IngestResult(path.name, status="error", error=str(exc))
-        units, unit_errors = self._group(parsed, library)
-        results.update(unit_errors)
-        documents: list[tuple[_Unit, Document]] = []
-        for unit in units:
-            try:
-                documents.append((unit, replace(self._build(unit, library, tags), source=source)))
-            except AnnexError as exc:
-                for name in self._files_of(unit):
-                    results[name] = IngestResult(Path(name).name, status="error", error=str(exc))
-        changed = self._changed(documents, library, source, keep_others, results)
-        for i in range(0, len(changed), WRITE_BATCH):
-            batch = changed[i : i + WRITE_BATCH]
-            if progress:
-                progress(len(files) + i * len(files) // max(1, len(changed)), len(files) * 2, f"write {len(batch)} documents")
-            try:
-                self.write([d for _, d in batch])
-            except AnnexError as exc:
-                for unit, doc in batch:
-                    for name in self._files_of(unit):
-                        results[name] = IngestResult(Path(name).name, doc.id, "error", str(exc))
-        if progress:
-            progress(len(files) * 2, len(files) * 2, "done")
+        for batch in self._stream(files, library, progress, tags, source, keep_others, text_room):
+            results.update(batch)
         order = {str(p): i for i, p in enumerate(files)}
         return [results[k] for k in sorted(results, key=lambda k: order.get(k, len(order)))]
+
+    def ingest_batches(
+        self,
+        paths: Sequence[Path | str],
+        library: str | None = None,
+        progress: Progress | None = None,
+        tags: Sequence[str] = (),
+        source: str = UPLOAD,
+        keep_others: bool = False,
+        text_room: TextRoom | None = None,
+    ) -> Iterator[list[IngestResult]]:
+        """ingest(), one write batch at a time: the results of each batch as soon as it is written.
+
+        A caller that drops each batch's documents holds a few documents at a time, not the whole folder (the
+        benchmark's 92k chunks: every parsed file and built document held until the end was 2 GB)."""
+        for batch in self._stream(expand_paths(paths), library, progress, tags, source, keep_others, text_room):
+            yield list(batch.values())
+
+    def _stream(
+        self, files: list[Path], library: str | None, progress: Progress | None, tags: Sequence[str], source: str,
+        keep_others: bool, text_room: TextRoom | None = None,
+    ) -> Iterator[dict[str, IngestResult]]:
+        """Read, build and write the files' documents WRITE_BATCH documents (or WRITE_CHUNKS chunks) at a time;
+        yields each batch's results by file path."""
+        library = library or self.settings.default_library
+        total = len(files) * 2
+        max_bytes, max_ocr = self.settings.max_file_bytes, self.settings.max_ocr_pages
+        units, errors = group_files(files, library, self.graph, lambda path: parse_file(path, max_bytes, None, max_ocr))
+        if errors:
+            yield errors
+        stored = {d.id: d for d in self.graph.list_documents(library)} if units else {}
+        results: dict[str, IngestResult] = {}
+        built: list[tuple[Unit, Document]] = []
+        done = 0
+        for n, unit in enumerate(units):
+            names = unit.files  # before reading: a file that cannot be read leaves the unit
+            if progress:
+                progress(done, total, f"parse {Path(names[0]).name}")
+
+            def read(path: Path) -> ParsedFile:
+                one = parse_file(path, max_bytes, _page_progress(progress, done, total, path.name), max_ocr)
+                if text_room is not None:
+                    text_room.take(one)
+                return one
+
+            if read_unit(unit, library, self.graph, read, results):
+                try:
+                    built.append((unit, replace(self._build(unit, library, tags), source=source)))
+                except AnnexError as exc:
+                    for name in unit.files:
+                        results[name] = IngestResult(Path(name).name, status="error", error=str(exc))
+            done += len(names)
+            last = n == len(units) - 1
+            if last or len(built) >= WRITE_BATCH or sum(len(d.chunks) for _, d in built) >= WRITE_CHUNKS:
+                changed = self._changed(built, stored, source, keep_others, results)
+                if changed:
+                    if progress:
+                        progress(done, total, f"write {len(changed)} documents")
+                    try:
+                        self.write([d for _, d in changed])
+                    except AnnexError as exc:
+                        for unit_of, doc in changed:
+                            for name in unit_of.files:
+                                results[name] = IngestResult(Path(name).name, doc.id, "error", str(exc))
+                yield results
+                results, built = {}, []
+        if progress:
+            progress(total, total, "done")
 
     def write(self, docs: Sequence[Document]) -> None:
         """Replace these documents in both stores; on failure restore what was stored before.
@@ -174,7 +199,7 @@ class Ingestor:
                 finally:
                     self._publish(ids)
                 raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
-            self._publish(ids)
+            self._publish(ids, docs)
 
     def reconcile(self) -> Reconciled:
         """Make the stores agree after a crash: one scan of each, then repair what disagrees.
@@ -225,11 +250,10 @@ class Ingestor:
                 self.vectors.upsert_documents(stored)
 
     def _changed(
-        self, documents: list[tuple[_Unit, Document]], library: str, source: str, keep_others: bool,
-        results: dict[str, IngestResult],
-    ) -> list[tuple[_Unit, Document]]:
+        self, documents: list[tuple[Unit, Document]], stored: dict[str, DocumentSummary], source: str,
+        keep_others: bool, results: dict[str, IngestResult],
+    ) -> list[tuple[Unit, Document]]:
         """Record a result for every built document; return those to write (new, edited, re-owned or repaired)."""
-        stored = {d.id: d for d in self.graph.list_documents(library)} if documents else {}
         versions = self.vectors.chunk_versions([d.id for _, d in documents]) if documents else {}
         changed = []
         for unit, doc in documents:
@@ -256,41 +280,7 @@ class Ingestor:
                 self._publish([doc_id])
         return found or removed > 0
 
-    def _group(self, parsed: list[tuple[Path, ParsedFile]], library: str) -> tuple[list[_Unit], dict[str, IngestResult]]:
-        """Main documents with the pre-split attachment files that belong to them."""
-        errors: dict[str, IngestResult] = {}
-        mains: dict[str, _Unit] = {}
-        by_dir: dict[Path, list[str]] = defaultdict(list)
-        pending: list[tuple[Path, ParsedFile, PresplitName]] = []
-        for path, pf in parsed:
-            name = presplit_name(path)
-            if name is None:
-                mains[Path(pf.file).stem] = _Unit(pf, path, {}, [])
-                by_dir[path.parent].append(Path(pf.file).stem)
-            else:
-                pending.append((path, pf, name))
-        for path, pf, name in pending:
-            stem = name.parent
-            if stem is None and len(by_dir.get(path.parent, [])) == 1:
-                stem = by_dir[path.parent][0]
-            if stem is not None and stem not in mains:
-                stored = self.graph.find_document(library, stem)
-                if stored is not None:
-                    mains[stem] = _Unit(None, None, {}, [], self.graph.load_document(stored.id))
-            if stem is None or stem not in mains:
-                reason = (
-                    f"attachment file whose parent document '{stem}' is not in library '{library}'; ingest the parent too."
-                    if stem
-                    else "cannot tell which document this attachment belongs to; name it '<文档名>-附件N-名称"
-                    f"{path.suffix}' or put it in a folder with only its parent document."
-                )
-                errors[str(path)] = IngestResult(pf.file, status="error", error=f"{pf.file}: {reason}")
-                continue
-            mains[stem].extras[name.label] = AttachmentFile(pf, name.kind, name.label, name.title)
-            mains[stem].extra_files.append(str(path))
-        return list(mains.values()), errors
-
-    def _build(self, unit: _Unit, library: str, tags: Sequence[str]) -> Document:
+    def _build(self, unit: Unit, library: str, tags: Sequence[str]) -> Document:
         main = unit.main
         extras = dict(unit.extras)
         stored = unit.stored if unit.stored is not None else (
@@ -318,12 +308,8 @@ class Ingestor:
         )
 
     @staticmethod
-    def _files_of(unit: _Unit) -> list[str]:
-        return ([str(unit.main_path)] if unit.main_path else []) + unit.extra_files
-
-    @staticmethod
     def _record(
-        results: dict[str, IngestResult], unit: _Unit, doc: Document, status: str, repaired: bool = False
+        results: dict[str, IngestResult], unit: Unit, doc: Document, status: str, repaired: bool = False
     ) -> None:
         if unit.main_path is not None:
             results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired,

@@ -6,7 +6,7 @@ reconciled, so whatever a crash left half-written is repaired at start.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kb.ingest.ingestor import Ingestor, Progress, expand_paths
@@ -56,6 +56,8 @@ def sync_corpus(ingestor: Ingestor, corpus: Path, library: str, progress: Progre
         if doc.source == CORPUS and doc.name not in mains:
             ingestor.delete(doc.id)
             removed.append(doc.name)
-    results = ingestor.ingest([corpus], library, progress, source=CORPUS, keep_others=True)
+    results = [replace(r, document=None)  # a large corpus's documents are not held until the sync ends
+               for batch in ingestor.ingest_batches([corpus], library, progress, source=CORPUS, keep_others=True)
+               for r in batch]
     repaired = len(fixed.repaired) + sum(1 for r in results if r.repaired and r.status == "ingested")
     return SyncReport(tuple(results), tuple(removed), repaired, len(fixed.orphans))

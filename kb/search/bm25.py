@@ -55,6 +55,11 @@ class BM25Index:
         """Whether the snapshot holds this document (a vector hit of any other is dropped)."""
         return self._library_of(doc_id) is not None
 
+    def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
+        """The text of each of these chunks that a document of the snapshot holds (a vector hit's, which Chroma
+        does not keep)."""
+        return {c.id: c.text for c in self._view.chunks_by_id(chunk_ids) if self._library_of(c.doc_id) is not None}
+
     @property
     def size(self) -> int:
         """Chunks the snapshot's documents hold."""

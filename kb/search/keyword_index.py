@@ -46,7 +46,9 @@ def chunk_words(doc: Document) -> tuple[list[list[str]], dict[str, str]]:
     titles = {a.label: a.title for a in doc.attachments}
     continues = continued_lines(doc.chunks)
     contexts = indexed_texts(doc.title, doc.chunks, titles, continues)
-    return [tokenize(context) + tokenize(chunk.text) or [""] for chunk, context in zip(doc.chunks, contexts)], continues
+    words: dict[str, list[str]] = {}  # a document's chunks share their few contexts (title, attachment, header)
+    return [(words.get(context) or words.setdefault(context, tokenize(context))) + tokenize(chunk.text) or [""]
+            for chunk, context in zip(doc.chunks, contexts)], continues
 
 
 class KeywordIndex:

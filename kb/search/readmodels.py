@@ -18,6 +18,7 @@ from graph.view import GraphView
 from kb.errors import AnnexError
 from kb.search.bm25 import BM25Index
 from kb.search.bm25_segments import Segments
+from kb.model import Document
 from kb.search.keyword_index import KeywordIndex
 
 
@@ -26,8 +27,9 @@ class Writes(Protocol):
 
     generation: int  # bumped on every write or delete
 
-    def subscribe(self, listener: Callable[[int, Sequence[str]], None]) -> None:
-        """Call listener(generation, changed doc ids) after each write or delete, before it returns."""
+    def subscribe(self, listener: Callable[[int, Sequence[str], Sequence[Document]], None]) -> None:
+        """Call listener(generation, changed doc ids, the documents written if known) after each write or delete,
+        before it returns."""
 
 
 @dataclass(frozen=True)
@@ -75,16 +77,18 @@ class ReadModels:
         self._kick()
         return snapshot
 
-    def _refresh(self, generation: int, doc_ids: Sequence[str]) -> None:
-        """After a write or delete (on the writer's thread): replace the changed documents in a new snapshot."""
+    def _refresh(self, generation: int, doc_ids: Sequence[str], written: Sequence[Document] = ()) -> None:
+        """After a write or delete (on the writer's thread): replace the changed documents in a new snapshot; the
+        documents a write names are taken as written, the others read back."""
         with self._lock:
             old = self._snapshot
             if old is None or self._stale:
                 return  # nothing built yet: the first reader builds everything
             started = time.perf_counter()
             try:
-                self._snapshot = _replaced(old, generation, self.graph.stored_documents(doc_ids), doc_ids,
-                                           self.keywords)
+                known = self.graph.as_stored(written)
+                stored = known | self.graph.stored_documents([i for i in doc_ids if i not in known])
+                self._snapshot = _replaced(old, generation, stored, doc_ids, self.keywords)
             except AnnexError:
                 self._stale = True  # the write stands; the next reader rebuilds from the stores
                 return

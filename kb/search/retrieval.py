@@ -12,7 +12,7 @@ otherwise push out the table that holds the answer (keep()).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from kb.search.bm25 import BM25Index, IndexedChunk
 from kb.search.rerank import Reranker
@@ -58,10 +58,11 @@ class Retriever:
         # The filter is dropped only when it provably keeps everything Chroma holds: a filtered query costs ~20x
         # an open one on a large store.
         within = None if set(libraries) >= self.vectors.libraries() else libraries
-        vector_hits = [h for h in self.vectors.query(query, pool, within, request.document_id)
-                       if h.library in libraries and index.holds(h.doc_id)]  # never one the read model lacks
+        found = self.vectors.query(query, pool, within, request.document_id)
+        texts = index.texts([h.chunk_id for h in found])  # Chroma keeps no text: the snapshot's chunks have it
+        vector_hits = [h for h in found if h.library in libraries and h.chunk_id in texts]  # never one it lacks
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
-        hits = fuse(vector_hits, word_hits)
+        hits = fuse(vector_hits, word_hits, texts)
         hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset(),
                     ATTACHMENT_PLACES if leads else 0)
         if request.enable_rerank and hits:
@@ -119,8 +120,10 @@ def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[st
     return [h for h in hits if h.chunk_id in chosen]
 
 
-def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChunk, float]]) -> list[Hit]:
-    """Reciprocal rank fusion of the two lists; score = best relative score (see module docstring)."""
+def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChunk, float]],
+         texts: Mapping[str, str]) -> list[Hit]:
+    """Reciprocal rank fusion of the two lists; score = best relative score (see module docstring). `texts`: the
+    text of each vector hit's chunk."""
     best_vector = max((h.score for h in vector_hits), default=0.0)
     best_words = max((s for _, s in word_hits), default=0.0)
     rrf: dict[str, float] = {}
@@ -128,7 +131,7 @@ def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChun
     for rank, h in enumerate(vector_hits):
         rrf[h.chunk_id] = rrf.get(h.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
         relative = max(0.0, h.score) / best_vector if best_vector > 0 else 0.0
-        hits[h.chunk_id] = Hit(h.chunk_id, h.doc_id, h.library, h.attachment, h.index, h.start, h.end, h.text,
+        hits[h.chunk_id] = Hit(h.chunk_id, h.doc_id, h.library, h.attachment, h.index, h.start, h.end, texts[h.chunk_id],
                                score=relative, vector_score=h.score)
     for rank, (c, s) in enumerate(word_hits):
         rrf[c.chunk_id] = rrf.get(c.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)

@@ -63,7 +63,16 @@ def tokenize(text: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return [t for t in search_words(text) if _WORD.search(t) and t not in STOPWORDS and not _QUESTION_MEASURE.match(t)]
+    return [t for word in rjieba.cut(text, True) for t in _kept(word)]
+
+
+WORD_CACHE = 32768  # distinct words whose search-mode parts are remembered (~5 MB); a library repeats its words
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def _kept(word: str) -> tuple[str, ...]:
+    """The search-mode parts of one cut word that are indexed: punctuation, stopwords and question words dropped."""
+    return tuple(t for t in _parts(word) if _WORD.search(t) and t not in STOPWORDS and not _QUESTION_MEASURE.match(t))
 
 
 def search_words(text: str) -> list[str]:
@@ -74,18 +83,24 @@ def search_words(text: str) -> list[str]:
     keeps whole, where jieba cuts it as finalseg does, so such runs are cut here the same way, and the search-mode
     2- and 3-grams are jieba's own (words of its dictionary, tests/unit/test_tokens.py holds both to one answer).
     """
+    return [t for word in rjieba.cut(text, True) for t in _parts(word)]
+
+
+@lru_cache(maxsize=WORD_CACHE)
+def _parts(word: str) -> tuple[str, ...]:
+    """One cut word's search-mode parts: its dictionary 2- and 3-grams, then itself; a run of letters and digits
+    cut as jieba's finalseg cuts it. Remembered per word: the same words recur in every chunk (2.3x faster)."""
     freq = _dictionary()
     out: list[str] = []
-    for word in rjieba.cut(text, True):
-        parts = [p for p in _ALNUM_RUN.split(word) if p] if len(word) > 1 and not _HAN.search(word) else (word,)
-        for part in parts:
-            n = len(part)
-            if n > 2:
-                out += [g for i in range(n - 1) if freq.get(g := part[i:i + 2])]
-            if n > 3:
-                out += [g for i in range(n - 2) if freq.get(g := part[i:i + 3])]
-            out.append(part)
-    return out
+    parts = [p for p in _ALNUM_RUN.split(word) if p] if len(word) > 1 and not _HAN.search(word) else (word,)
+    for part in parts:
+        n = len(part)
+        if n > 2:
+            out += [g for i in range(n - 1) if freq.get(g := part[i:i + 2])]
+        if n > 3:
+            out += [g for i in range(n - 2) if freq.get(g := part[i:i + 3])]
+        out.append(part)
+    return tuple(out)
 
 
 # jieba's HMM for the characters its dictionary does not join (jieba.finalseg) copies its best path at every character:

@@ -6,7 +6,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from kb.model import Chunk, Document
+from kb.model import Document
 
 BODY_COLLECTION = "annex_body"
 ATTACHMENT_COLLECTION = "annex_attachments"
@@ -14,7 +14,8 @@ ATTACHMENT_COLLECTION = "annex_attachments"
 
 @dataclass(frozen=True)
 class VectorHit:
-    """A chunk found by vector search; score is cosine similarity in [-1, 1], higher is closer."""
+    """A chunk found by vector search, without its text (the read models hold it); score is cosine similarity in
+    [-1, 1], higher is closer."""
 
     chunk_id: str
     doc_id: str
@@ -23,7 +24,6 @@ class VectorHit:
     index: int
     start: int
     end: int
-    text: str
     score: float
 
 
@@ -61,8 +61,8 @@ class VectorStore(Protocol):
     ) -> list[VectorHit]:
         """The k closest chunks across the collections, best first, filtered by library and document."""
 
-    def attachment_chunks(self, doc_id: str, label: str) -> list[Chunk]:
-        """One attachment's chunks from the attachment collection, in chunk order."""
+    def attachment_chunk_ids(self, doc_id: str, label: str) -> list[str]:
+        """The ids of one attachment's chunks in the attachment collection, in chunk order."""
 
     def libraries(self) -> frozenset[str]:
         """Every library that holds vectors, or may: a write under way counts from before its first vector."""

@@ -128,7 +128,8 @@ def test_the_keyword_workflow_matches_labels_across_the_library(tmp_path):
         snapshot = svc.read.current()
         names = attachment_names(snapshot.catalog.of_libraries(None))
         park = next(d.id for d in snapshot.documents.values() if d.name == PARK)
-        hop = keyword_hop("答案 [1]\n\n**相关附件**\n- 附件4\n- 附件99\n", names, svc.stores.vectors, [], {})
+        hop = keyword_hop("答案 [1]\n\n**相关附件**\n- 附件4\n- 附件99\n", names, svc.stores.vectors, snapshot.view,
+                          [], {})
         first, missing = hop.items
         assert first.resolved and first.label == "附件4" and first.doc_id != park and first.content
         assert not missing.resolved and "附件99内容未检索到确证" in hop.block

@@ -1,6 +1,8 @@
 """The in-memory graph view answers prefetch's and the hop's reads exactly as the Kuzu store does."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from graph.view import GraphView
@@ -53,3 +55,17 @@ def test_the_snapshot_view_follows_writes(demo):
     assert after.attachments_chunks([(doc.id, "附件4")]) == {(doc.id, "附件4"): []}
     demo.ingestor.write([stored])
     assert read.current().view.attachments_chunks([(doc.id, "附件4")]) == before.attachments_chunks([(doc.id, "附件4")])
+
+
+def test_what_a_write_says_it_stored_is_what_the_store_reads_back(demo, real):
+    """The read models take a write's documents as stored (as_stored) instead of reading each one back; the edges
+    in any order (paths are ranked by graph/ranking.py, never by the order edges are read)."""
+    def canonical(stored):
+        return {k: replace(v, edges=tuple(sorted(v.edges, key=repr))) for k, v in stored.items()}
+
+    for stores in (demo, real.stores):
+        ids = [d.id for d in stores.graph.list_documents()]
+        docs = [stores.graph.load_document(doc_id) for doc_id in ids]
+        said = canonical(stores.graph.as_stored(docs))
+        assert said == canonical(stores.graph.stored_documents(ids)) and said.keys() == set(ids)
+        assert sum(len(s.edges) for s in said.values()) > 20  # linked: the comparison is not vacuous

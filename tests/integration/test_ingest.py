@@ -92,7 +92,7 @@ def test_reingesting_an_edited_file_replaces_its_old_nodes(stores, tmp_path):
     assert doc.attachment("附件6") is None
     assert [c.text for c in stores.graph.attachments_chunks([(doc.id, "附件6")])[(doc.id, "附件6")]] == []
     hits = stores.vectors.query("收费站出口检查点", 3, doc_id=doc.id)
-    assert hits[0].attachment == "附件5" and "收费站出口" in hits[0].text
+    assert hits[0].attachment == "附件5" and "收费站出口" in stores.graph.chunks_by_id([hits[0].chunk_id])[0].text
     assert not any(h.attachment == "附件6" for h in stores.vectors.query("查处运载危险化学品车辆操作规程", 20))
 
 

@@ -202,7 +202,7 @@ def crash_and_repair(tmp_path: Path, docs: int) -> None:
     with opened(store) as stores:
         for doc_id in sorted(broken)[:5]:
             hits = stores.vectors.query(f"{MARK} 修订已生效", 3, libraries=["x"], doc_id=doc_id)
-            assert hits and MARK in hits[0].text, doc_id
+            assert hits and MARK in stores.graph.chunks_by_id([hits[0].chunk_id])[0].text, doc_id
         assert {r.status for r in stores.ingestor.ingest([corpus], "x", source="cli")} == {"unchanged"}
 
 
