@@ -109,20 +109,14 @@ class Ingestor:
         return [results[k] for k in sorted(results, key=lambda k: order.get(k, len(order)))]
 
     def ingest_batches(
-        self,
-        paths: Sequence[Path | str],
-        library: str | None = None,
-        progress: Progress | None = None,
-        tags: Sequence[str] = (),
-        source: str = UPLOAD,
-        keep_others: bool = False,
-        text_room: TextRoom | None = None,
+        self, paths: Sequence[Path | str], library: str | None = None, progress: Progress | None = None, *,
+        source: str = UPLOAD, keep_others: bool = False,
     ) -> Iterator[list[IngestResult]]:
         """ingest(), one write batch at a time: the results of each batch as soon as it is written.
 
         A caller that drops each batch's documents holds a few documents at a time, not the whole folder (the
         benchmark's 92k chunks: every parsed file and built document held until the end was 2 GB)."""
-        for batch in self._stream(expand_paths(paths), library, progress, tags, source, keep_others, text_room):
+        for batch in self._stream(expand_paths(paths), library, progress, (), source, keep_others):
             yield list(batch.values())
 
     def _stream(
