@@ -22,7 +22,7 @@ from kb.errors import AnnexError, NothingToSearch, ReservedLibrary, UnknownDocum
 from kb.model import PRIVATE_PREFIX, is_private
 from kb.ingest.ingestor import Ingestor
 from kb.ingest.text_room import MB, TextRoom
-from kb.answer.pipeline import check_storable
+from kb.answer.validation import check_storable
 from kb.settings import Settings
 from kb.search.readmodels import LibraryReads, ReadModels, Reads
 from kb.turn import TurnRequest

@@ -2,7 +2,7 @@
 
 Past ~300 lines on purpose: Pipeline's steps read top to bottom in the order a turn runs them, and agent mode
 (kb/agent/pipeline.py) reuses them one by one; the parts with a job of their own already live beside it
-(context.py fits the prompt, hop.py, gaps.py, sources.py, history.py, offline.py).
+(validation.py checks the request, context.py fits the prompt, hop.py, gaps.py, sources.py, history.py, offline.py).
 """
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import logging
 import re
 import time
 import uuid
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Callable, Generator, Iterator
 
 from kb.answer.context import Fitted, estimate_tokens, fit
-from kb.errors import AnnexError, InvalidRequest, LLMError, ReadOnlyConversation, UnknownDocument, UnknownLibrary
+from kb.errors import AnnexError, LLMError
 from kb.answer.events import Event, jsonable
 from kb.answer.followup import HOW, Reading, read_question
 from kb.answer.gaps import find_gaps, gap_answer
@@ -29,7 +29,8 @@ from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever, fuse_readings
 from kb.settings import Settings
 from kb.answer.sources import build_messages, build_sources, cited_numbers, declines, referenced_docs
-from kb.turn import MAX_LIBRARY_IDS, RANGES, GraphPath, Hit, Source, TurnRequest
+from kb.answer.validation import validated
+from kb.turn import GraphPath, Hit, Source, TurnRequest
 
 log = logging.getLogger(__name__)
 _NAMED_DROPS = 8  # sources named one by one in the context-window note; the rest are counted
@@ -89,38 +90,11 @@ class Pipeline:
         return self.model.name if self.model is not None else self.offline.name
 
     def validate(self, request: TurnRequest) -> TurnRequest:
-        """The request with its question trimmed and library ids deduplicated.
+        """The request with its question trimmed and library ids deduplicated (kb/answer/validation.py).
 
         Raises InvalidRequest, UnknownLibrary or UnknownConversation before anything is stored.
         """
-        check_storable(request)
-        if len(request.library_ids) > MAX_LIBRARY_IDS:
-            raise InvalidRequest("libraryIds", f"libraryIds has {len(request.library_ids)} items, over the limit of "
-                                               f"{MAX_LIBRARY_IDS}; name each library once, or leave it empty for all.")
-        library_ids = tuple(dict.fromkeys(request.library_ids))
-        query = request.query.strip() if isinstance(request.query, str) else ""
-        if not query:
-            raise InvalidRequest("query", "The question is empty; type a question about the knowledge base.")
-        limit = self.settings.max_question_chars
-        if len(query) > limit:
-            raise InvalidRequest("query", f"The question has {len(query)} characters, over the limit of {limit}; "
-                                          "shorten it, or upload long text as a document to the knowledge base.")
-        for name, field_name in (("topK", "top_k"), ("hops", "hops"), ("historyTurns", "history_turns")):
-            value, (low, high) = getattr(request, field_name), RANGES[field_name]
-            if not low <= value <= high:
-                raise InvalidRequest(name, f"{name} must be between {low} and {high}, got {value}.")
-        low, high = RANGES["threshold"]
-        if not low <= request.threshold <= high:
-            raise InvalidRequest("threshold", f"threshold must be between {low:g} and {high:g}, got {request.threshold}.")
-        snapshot = self.read.current()
-        for library in library_ids:
-            if library not in snapshot.libraries:
-                raise UnknownLibrary(library, snapshot.libraries)
-        if request.document_id and request.document_id not in snapshot.documents:
-            raise UnknownDocument(request.document_id)
-        if request.conversation_id and self.history.get_conversation(request.conversation_id).owner != request.owner:
-            raise ReadOnlyConversation(request.conversation_id)  # an API caller (owner "") owns only API conversations
-        return replace(request, query=query, library_ids=library_ids)
+        return validated(request, self.settings, self.read, self.history)
 
     def run(self, request: TurnRequest) -> Iterator[Event]:
         """Validate (raising before anything is stored), then stream the turn's events, always ending with done."""
@@ -384,19 +358,3 @@ class Pipeline:
 def _declined(answer: str) -> bool:
     """The answer declines and cites nothing."""
     return declines(answer) and not cited_numbers(answer)
-
-
-def check_storable(request: TurnRequest) -> None:
-    """Refuse text that cannot be stored or sent on: UTF-8 has no lone surrogates (JSON's "\\ud800" makes one)."""
-    fields = [("query", request.query), ("conversationId", request.conversation_id),
-              ("documentId", request.document_id), ("owner", request.owner)]
-    fields += [("libraryIds", library) for library in request.library_ids]
-    for name, value in fields:
-        if not isinstance(value, str):
-            continue
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise InvalidRequest(name, f"{name} holds a character that is not valid Unicode text "
-                                       f"({value[exc.start]!r} at position {exc.start}, a lone UTF-16 surrogate); "
-                                       "send the text as UTF-8 or as a complete \\ud83d\\ude00-style pair.") from exc
