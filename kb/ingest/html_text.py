@@ -25,25 +25,14 @@ from lxml import html as lxml_html
 from readability import Document as Readable
 
 from kb.errors import ParseError
+from kb.ingest.html_blocks import BLOCK_TAGS, block_regions, tables_on_their_lines
 from kb.labels import KIND, NUMBER, SPACE
 
-# CommonMark's block-level tag names (HTML block type 6) plus the raw-text ones (type 1).
-BLOCK_TAGS = frozenset(
-    "address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl "
-    "dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend "
-    "li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td "
-    "tfoot th thead title tr track ul pre script style textarea".split()
-)
 _DROPPED = frozenset({"script", "style", "head", "title", "meta", "link", "template", "noscript", "iframe", "object"})
-_START = re.compile(r"^\s*(?:</?([A-Za-z][A-Za-z0-9]*)(?=[\s/>]|$)|<!doctype\s)", re.I)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
-_TABLE_OPEN = re.compile(r"<table(?=[\s/>])", re.I)
-_TABLE_CLOSE = re.compile(r"</table\s*>", re.I)
 _CONTINUED = re.compile(r"[(（]\s*续\s*[)）]")  # 表 D.1 (续): the table goes on below
 _HEADING = re.compile(r"h([1-6])")
 _PAGE = re.compile(r"^\ufeff?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
-_RAW_TEXT = frozenset({"script", "style", "pre", "textarea"})
 _TABLE_ROW = re.compile(r"^\|.*\|\s*$")  # a table's row as _row() writes it
 _STRUCTURE = re.compile(rf"^[#*\s]*(?:{KIND}(?:{SPACE}{NUMBER}|\s*[：:])|附\s*[：:])")  # an attachment's label line
 MAX_COLSPAN = 1000  # HTML's own limit
@@ -74,8 +63,8 @@ def html_to_text(name: str, text: str, *, whole: bool = False, markdown_headings
         lines = _render(name, page, _Tables(), markdown_headings)
         main = _main_content(page, lines, markdown_headings) if is_html_page(page) else None
         return "\n".join(lines if main is None else main)
-    lines = _tables_on_their_lines(text.split("\n"))
-    regions = _regions(lines)
+    lines = tables_on_their_lines(text.split("\n"))
+    regions = block_regions(lines)
     if not regions:
         return text
     out: list[str] = []
@@ -110,83 +99,6 @@ def _main_content(page: str, lines: list[str], markdown_headings: bool) -> list[
 def is_html_page(text: str) -> bool:
     """The text is a whole web page (a saved .html, whatever the file is called)."""
     return bool(_PAGE.match(text[:4096]))
-
-
-def _is_start(line: str) -> bool:
-    match = _START.match(line)
-    return bool(match) and (match.group(1) is None or match.group(1).lower() in BLOCK_TAGS)
-
-
-def _regions(lines: list[str]) -> list[tuple[int, int]]:
-    """The (first, last) line of each HTML block, outside fenced code."""
-    regions: list[tuple[int, int]] = []
-    last_close = max((k for k, line in enumerate(lines) if "</" in line and _TABLE_CLOSE.search(line)), default=-1)
-    fence: str | None = None
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
-        mark = _FENCE.match(line)
-        if fence is not None:
-            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence):
-                fence = None
-            i += 1
-            continue
-        if mark:
-            fence = mark.group(1)
-            i += 1
-            continue
-        if not _is_start(line):
-            i += 1
-            continue
-        end, open_tables = i, _open_tables(line)
-        raw = _START.match(line).group(1)
-        if raw and raw.lower() in _RAW_TEXT:
-            close = re.compile(rf"</{raw}\s*>", re.I)
-            while end + 1 < n and not close.search(lines[end]):
-                end += 1
-        while True:
-            while end + 1 < n and lines[end + 1].strip():
-                end += 1
-                open_tables += _open_tables(lines[end])
-            following = end + 1
-            while following < n and not lines[following].strip():
-                following += 1
-            # on past the blank lines: to another block, or to the </table> of a table still open
-            if following < n and (_is_start(lines[following]) or (open_tables > 0 and last_close >= following)):
-                end = following
-                open_tables += _open_tables(lines[end])
-                continue
-            break
-        regions.append((i, end))
-        i = end + 1
-    return regions
-
-
-def _tables_on_their_lines(lines: list[str]) -> list[str]:
-    """The lines with a table that opens after text on its line (表A.1 储存限量<table>…) moved to a line of its own,
-    outside fenced code: a Markdown renderer shows that inline HTML as the table it is, so a reader does."""
-    out: list[str] = []
-    fence: str | None = None
-    for line in lines:
-        mark = _FENCE.match(line)
-        if fence is not None:
-            if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence):
-                fence = None
-        elif mark:
-            fence = mark.group(1)
-        else:
-            opens = _TABLE_OPEN.search(line)
-            if opens and line[: opens.start()].strip() and not _is_start(line):
-                out += [line[: opens.start()].rstrip(), line[opens.start():]]
-                continue
-        out.append(line)
-    return out
-
-
-def _open_tables(line: str) -> int:
-    if "<" not in line:
-        return 0
-    return len(_TABLE_OPEN.findall(line)) - len(_TABLE_CLOSE.findall(line))
 
 
 def _render(name: str, source: str, tables: _Tables, markdown_headings: bool) -> list[str]:
