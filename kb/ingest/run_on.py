@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.ingest.run_on_titles import TITLE_CHARS, end_of_line, end_of_title
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind, normalize_number
 
-# As far as a title reaches (the line reader's limit for a title line): past it, a phrase is prose, not a title.
-TITLE_CHARS = 60
 # Shared with its listed title, a header's opening confirms it (授权委托书格式 listed, 附件二：授权委托书兹全权委托…):
 # at least this many chars and at least half the listed title.
 MIN_SHARED = 4
@@ -30,25 +29,8 @@ _MARK = re.compile(r"(?<![0-9０-９.．])(?P<n>[0-9０-９]{1,3})[ \t\u3000]*[�
 # Where a listed title ends without the next number: a sentence mark, a line break, or the first header.
 _ENTRY_STOP = re.compile(r"[。；;！？!?，,\s]|(?P<header>附[件录表])" + SPACE + r"[0-9０-９一二三四五六七八九十A-Z]")
 _BETWEEN_ENTRIES = re.compile(r"[；;，,。\s]*")
-# Where a header's own title ends: a space, a sentence end, the content's first numbered point (一、 （一） 1、 第一条),
-# a table, or the next header. A comma or colon first means the phrase is a sentence, not a title.
-_TITLE_STOP = re.compile(
-    r"\s|[。；;！？!?|，,：:]|[（(][一二三四五六七八九十0-9０-９]{1,3}[)）]|[一二三四五六七八九十]{1,3}[、.．]"
-    r"|[0-9０-９]{1,3}[、.．](?![0-9０-９])|第[一二三四五六七八九十百0-9０-９]{1,4}[章节条部]|[①-⑳]|附[件录表]"
-)
-_PROSE_STOP = frozenset("，,：:")
-# What an attachment's title names (…名单, …联系方式, …响应措施, …报告表): a title glued to its content ends at the last
-# of these within RUN_ON_TITLE_CHARS.
-_TITLE_ENDING = re.compile(
-    "|".join(sorted(
-        "表 单 册 录 图 书 卡 函 证 方案 办法 制度 规程 规范 规定 细则 标准 措施 方式 流程 计划 协议 样式 格式 要求 "
-        "程序 说明 目录 范本 模板 明细 汇总 情况 概况 结果 职责 分布 路线 一览 衔接 预案 指南 须知 守则 大纲 电话"
-        .split(), key=len, reverse=True))
-)
-RUN_ON_TITLE_CHARS = 30  # a title glued to its content is read no further than this
 # A label glued to words that go on with the sentence (附件一的杀虫剂, 附件2所列物资, 附表二规定的格式) is a mention.
 _GLUED_PROSE = re.compile(r"[的所及和与或等之]|规定|列明|中的|执行|填写")
-_WORD = re.compile(r"\w")  # a title has words, not only marks (**附：** closes its bold with **)
 _COLON = re.compile(r"[：:]")
 # Words right before a label that make it a mention (详见附件一：…, 按附件2：…填写, 附件1和附件2：…).
 _REFERS = re.compile(r"(?:(?<!意)见|按照?|依照|参照|依据|根据|参阅|填写|填报|报送|和|及|与|或|、|至|《|“|\")[ \t\u3000]*$")
@@ -160,8 +142,8 @@ def _unnumbered(text: str, start: int, end: int) -> list[_Found]:
             continue
         if not _opens_sentence(text, start, at) and not _at_line_start(text, start, at):
             continue
-        limit = _line_end(text, match.end(), end, TITLE_CHARS + 1)
-        title_end = _title_end(text, match.end(), limit, named=False)
+        limit = end_of_line(text, match.end(), end, TITLE_CHARS + 1)
+        title_end = end_of_title(text, match.end(), limit, named=False)
         if title_end is not None and _has_content(text, title_end, end):
             kind = normalize_kind(match.group("kind")) if match.group("kind") else "附件"
             named.append(_Found(kind, at, match.end(), title_end))
@@ -241,14 +223,14 @@ def _listed_headers(text: str, end: int, candidates: list[_Candidate], lst: _Lis
 
 def _listed_title_end(text: str, end: int, at: int, entry: _Listed) -> int | None:
     """Where the title at `at` ends when it is the listed title (or opens with enough of it), else None."""
-    line_end = _line_end(text, at, end, TITLE_CHARS + TITLE_SLACK)
+    line_end = end_of_line(text, at, end, TITLE_CHARS + TITLE_SLACK)
     written = text[at:line_end]
     if written.startswith(entry.title):
         return at + len(entry.title)
     shared = len(_common_prefix(written, entry.title))
     if shared < MIN_SHARED or (not entry.open and 2 * shared < len(entry.title)):
         return None
-    own = _title_end(text, at, line_end)
+    own = end_of_title(text, at, line_end)
     if own is not None and at + shared <= own <= at + len(entry.title) + TITLE_SLACK and not entry.open:
         return own
     return at + shared
@@ -281,15 +263,15 @@ def _titled(text: str, start: int, end: int, cand: _Candidate, last: _Found | No
     """The candidate as a header with its title, or None when it reads as a mention or has no title."""
     if _mentioned(text, cand.start):
         return None
-    limit = _line_end(text, cand.title_start, end, TITLE_CHARS + 1)
+    limit = end_of_line(text, cand.title_start, end, TITLE_CHARS + 1)
     if cand.separated:
-        title_end = _title_end(text, cand.title_start, limit)
+        title_end = end_of_title(text, cand.title_start, limit)
         if title_end is None and _COLON.search(text, cand.start, cand.title_start):
             title_end = cand.title_start  # 附件8：事故废水三级防控体系一级防控：…: a header whose title is not told
     elif (_opens_sentence(text, start, cand.start) or (last and last.title_end == cand.start)) \
             and not _GLUED_PROSE.match(text, cand.title_start):
         # Glued, a title ends at a word that names what titles name only where the run expects this header.
-        title_end = _title_end(text, cand.title_start, limit, named=bool(last and _follows(last.label, cand.label)))
+        title_end = end_of_title(text, cand.title_start, limit, named=bool(last and _follows(last.label, cand.label)))
     else:
         return None
     return _Found(cand.label, cand.start, cand.title_start, title_end) if title_end is not None else None
@@ -350,36 +332,6 @@ def _opens_sentence(text: str, start: int, at: int) -> bool:
     return at == start or bool(_SENTENCE_END.search(text[max(start, at - 1) : at]))
 
 
-def _title_end(text: str, at: int, limit: int, named: bool = True) -> int | None:
-    """Where a title-like phrase at `at` ends (before `limit`), or None when the words there read as a sentence."""
-    found = _phrase_end(text, at, limit, named)
-    return found if found is not None and len(_WORD.findall(text, at, found)) >= 2 else None
-
-
-def _phrase_end(text: str, at: int, limit: int, named: bool) -> int | None:
-    """The end of the phrase at `at`: it ends at a space, a sentence end or the content's first point; when the content runs straight on
-    (街道防汛指挥部成员及联系方式街道防汛指挥部24小时值班电话：…), at the last word that names what a title names."""
-    stop = _TITLE_STOP.search(text, at, limit)
-    if stop is not None and stop.group(0) not in _PROSE_STOP and (stop.start() - at <= RUN_ON_TITLE_CHARS or not named):
-        return stop.start() if stop.start() - at >= 2 else None
-    if stop is None and 2 <= limit - at <= TITLE_CHARS and limit < len(text) and text[limit] == "\n":
-        return limit  # the title closes its line
-    if not named:
-        return None
-    reach = stop.start() if stop is not None else min(limit, at + RUN_ON_TITLE_CHARS)
-    named = None
-    for named in _TITLE_ENDING.finditer(text, at, min(reach, at + RUN_ON_TITLE_CHARS)):
-        pass
-    return named.end() if named is not None and named.end() - at >= 2 else None
-
-
-def _line_end(text: str, at: int, end: int, reach: int) -> int:
-    """The end of the line holding `at`, or `at + reach` when the line runs on further."""
-    stop = min(end, at + reach)
-    newline = text.find("\n", at, stop)
-    return stop if newline < 0 else newline
-
-
 def _common_prefix(a: str, b: str) -> str:
     n = 0
     for x, y in zip(a, b):
@@ -393,7 +345,7 @@ def _header_breaks(text: str, end: int, found: _Found) -> list[int]:
     """Before the header (unless it opens its line), and after its title when content follows on its line: a line
     the line reader reads as a header with its title is never cut (splitting keeps such lines whole)."""
     out = [] if _at_line_start(text, 0, found.start) else [found.start]  # ## 附件：… keeps its heading marks
-    line_end = _line_end(text, found.title_end, end, TITLE_CHARS + 1)
+    line_end = end_of_line(text, found.title_end, end, TITLE_CHARS + 1)
     if text[found.title_end : line_end].strip():
         out.append(found.title_end)
     return out
