@@ -4,46 +4,32 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kb.ingest.header_lines import DECOR, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
 from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
 from kb.text import unspace
 
-MAX_TITLE_CHARS = 60
 # A title read from the first sentence of the paragraph below a bare header is shorter than a full title line.
 MAX_SENTENCE_TITLE_CHARS = 40
-# Decoration around a header line: Markdown heading marks, bold, list bullets.
-_DECOR = r"[#*\s>]*"
-_SEPARATOR = r"(?:\**\s*[：:、.．\-－—–_]+\s*|\**\s+)"
-# A standard's appendix says whether it binds before its title: 附录A / (规范性附录) / 标题, or on one line.
-_STATUS_WORDS = r"(?:规范性|资料性|标准的|提示的|参考性?|补充|推荐性?)"
-_STATUS = re.compile(rf"^[#*\s]*[（(]\s*{_STATUS_WORDS}\s*(?:附录|附件|件)?\s*[）)]\s*")
-# 附录A 术语, 附件1：名单; 附 录 E（资料性）示例: the status right after the label, the title after it.
-_HEADER = re.compile(
-    rf"^{_DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:(?:{_SEPARATOR}|(?=[（(]\s*{_STATUS_WORDS}))(?P<title>.*?))?[*\s]*$"
-)
 # A header the run-on pass confirmed (附件2各病区疏散路线及集合点): the title may follow the number directly.
-_GLUED_HEADER = re.compile(rf"^{KIND}{SPACE}(?P<number>{NUMBER})(?:{_SEPARATOR})?(?P<title>.*?)\s*$")
+_GLUED_HEADER = re.compile(rf"^{KIND}{SPACE}(?P<number>{NUMBER})(?:{SEPARATOR})?(?P<title>.*?)\s*$")
 _GLUED_UNNUMBERED = re.compile(rf"^{KIND}{SPACE}(?P<sep>[：:])?\s*(?P<title>.*?)\s*$")
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
-_UNNUMBERED = re.compile(rf"^{_DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
+_UNNUMBERED = re.compile(rf"^{DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
 # 附： (or 附:) on a line, the title after it or on the next line: the single attachment, marked by 附 and a colon.
 # The colon makes it a marker: 附则, 附近, 附带…, ## 第九章 附则 and a sentence opening with 附 have none.
-_FU = re.compile(rf"^{_DECOR}附{SPACE}[：:]\s*(?P<title>.*?)[*\s]*$")
+_FU = re.compile(rf"^{DECOR}附{SPACE}[：:]\s*(?P<title>.*?)[*\s]*$")
 FU_KIND = "附件"  # what 附： marks, and its label: a reader calls it the document's 附件
 # After a space, a title does not open with a word that continues a sentence (附件 及其改装附件, 附件 所列物资…).
 _CONTINUES = re.compile(r"^[及和与或的等由所为之中内应须均也是在按见以]")
-# Table-of-contents entry: a tab, dot leaders (two, or one …) or a wide gap, then a page number. Read from the line's
-# end by string methods: a pattern anchored at $ and searched from every start is cubic on a long run of spaces.
-_LEADERS = ".·…"
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
-_LIST_HEAD = re.compile(rf"^{_DECOR}(?:{KIND}|附)\s*[：:]\s*(?P<rest>.*)$")
+_LIST_HEAD = re.compile(rf"^{DECOR}(?:{KIND}|附)\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
-_SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
 # A label that starts an entry inside one line: at the line's start or after a space, then a space or colon.
 # 附件3（略）: the mark right after the number, no title.
-_INLINE_LABEL = re.compile(rf"(?:^{_DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:]|[（(]\s*(?:略|省略|从略)\s*[）)])")
+_INLINE_LABEL = re.compile(rf"(?:^{DECOR}|(?<=\s)){KIND}{SPACE}(?P<number>{NUMBER})(?=[\s：:]|[（(]\s*(?:略|省略|从略)\s*[）)])")
 # "Content left out": the marker a document prints in place of an attachment it does not reproduce.
 OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略|从略)\s*$")
 # A sentence that opens like prose (本表由…填写。为规范…。) is not a title.
@@ -161,13 +147,13 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
                     title = _omitted_title(e.title) or listed.get(label, "")  # 附件3（略）: titled by a list, if any
                     headers[label] = _Header(i, e.start, e.end, e.kind, title, True, True)
             else:  # 附录A 标题 附录B 标题 …: the document's own list of its attachments
-                listed.update({make_label(e.kind, e.number): e.title for e in entries if _is_title(e.title)})
+                listed.update({make_label(e.kind, e.number): e.title for e in entries if is_title(e.title)})
             continue
-        match = _HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
+        match = HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
         if not match:
             continue
-        title = _STATUS.sub("", (match.group("title") or "").strip()).strip()
-        if title and not _is_title(title):
+        title = STATUS.sub("", (match.group("title") or "").strip()).strip()
+        if title and not is_title(title):
             continue
         kind, number = normalize_kind(match.group("kind")), match.group("number")
         label = make_label(kind, number)
@@ -261,40 +247,6 @@ def _blank_lines(lines: list[Line], begin: int, end: int) -> int:
     return count
 
 
-def is_toc_line(line: str) -> bool:
-    """A table-of-contents entry naming an attachment (附件4：应急物资清单<TAB>98)."""
-    entry = _toc_entry(line)
-    return entry is not None and bool(_HEADER.match(entry))
-
-
-def _toc_entry(line: str) -> str | None:
-    """The line without its leader and page number, or None when it does not end in one."""
-    stripped = line.rstrip()
-    page = len(stripped)
-    while page and stripped[page - 1].isdecimal():
-        page -= 1
-    if page == len(stripped):
-        return None
-    before = stripped[:page]
-    entry = before.rstrip()
-    gap = before[len(entry) :]
-    dotted = entry.rstrip(_LEADERS)
-    leaders = entry[len(dotted) :]
-    if "\t" in gap or len(gap) >= 2 or len(leaders) >= 2 or leaders == "…":
-        return dotted
-    return None
-
-
-def is_header_line(line: str) -> bool:
-    """A line that would start an attachment (附件2-应急通讯录, a bare 附件4)."""
-    match = _HEADER.match(line)
-    return bool(match) and (not match.group("title") or _is_title(match.group("title").strip()))
-
-
-def _is_title(title: str) -> bool:
-    return len(title) <= MAX_TITLE_CHARS and not _SENTENCE_PUNCT.search(title) and not title.startswith("|")
-
-
 def _unnumbered(
     lines: list[Line], in_list: set[int], listed: dict[str, str], structural: list[tuple[int, int]]
 ) -> dict[str, _Header]:
@@ -309,7 +261,7 @@ def _unnumbered(
         if not match:
             continue
         kind, title = _kind_of(match), (match.group("title") or "").strip()
-        if title and not _is_title(title) or title.startswith(("（", "(")):
+        if title and not is_title(title) or title.startswith(("（", "(")):
             continue  # 附件：（按顺序列明…） is a template line, not a header
         if (match.groupdict().get("sep") or "").isspace() and _CONTINUES.match(title):
             continue
@@ -355,7 +307,7 @@ def _closing_list(line: Line) -> list[_Entry]:
     tail = line.text[cut + 1 :]
     stripped = tail.lstrip()
     entries = _inline_entries(Line(line.start + len(line.text) - len(stripped), line.end, stripped))
-    if len(entries) < 2 or not all(e.title and _is_title(e.title) and not OMITTED.search(e.title) for e in entries):
+    if len(entries) < 2 or not all(e.title and is_title(e.title) and not OMITTED.search(e.title) for e in entries):
         return []
     return entries
 
@@ -376,10 +328,10 @@ def _content_omitted(content: str) -> bool:
 def _title_below(lines: list[Line], i: int) -> str:
     """The title of a bare header line: the next non-empty line when it reads like a title."""
     for line in lines[i + 1 : i + 5]:
-        candidate = _STATUS.sub("", line.text.strip()).strip("#* ").strip()
+        candidate = STATUS.sub("", line.text.strip()).strip("#* ").strip()
         if not candidate:
             continue  # a blank line, or a status line alone: (资料性附录)
-        if _HEADER.match(line.text) or not _is_title(candidate) or "|" in candidate:
+        if HEADER.match(line.text) or not is_title(candidate) or "|" in candidate:
             return ""
         return candidate
     return ""
@@ -392,7 +344,7 @@ def _first_sentence_below(lines: list[Line], i: int) -> str:
         if not candidate:
             continue
         match = _FIRST_SENTENCE.match(candidate)
-        return match.group("title").strip() if match and not _HEADER.match(line.text) else ""
+        return match.group("title").strip() if match and not HEADER.match(line.text) else ""
     return ""
 
 
@@ -417,7 +369,7 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
         while j < len(lines):
             text = lines[j].text
             entry = _LIST_ENTRY.match(text)
-            if entry and _is_title(entry.group("title")):
+            if entry and is_title(entry.group("title")):
                 entries.append((j, lines[j], entry, 0))
             elif text.strip():
                 break
