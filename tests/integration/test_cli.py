@@ -1,11 +1,22 @@
-"""`python -m kb ingest|stats|delete` as a user runs it."""
+"""`python -m kb ingest|stats|delete` as a user runs it.
+
+The commands run in this process through kb.cli.main, which `python -m kb` calls (kb/__main__.py), with its exit code
+and what it prints; one test runs `python -m kb` itself, so the entry point and its exit code are covered too (a new
+interpreter per command made this module 30 s long).
+"""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from kb.cli import main
 
 from tests.conftest import ROOT, SHARED_CORPUS, needs_shared_corpus
 
@@ -13,12 +24,20 @@ HOTEL = SHARED_CORPUS / "zh_plan_sheraton_xian_2024.txt"
 LICENCE = SHARED_CORPUS / "zh_rule_jiashizheng_shenling_2021_dangling_refs.md"
 
 
+@pytest.fixture(autouse=True)
+def _no_annex_settings(monkeypatch):
+    """The commands see the environment of a user who set nothing."""
+    for name in [k for k in os.environ if k.startswith("ANNEX_")]:
+        monkeypatch.delenv(name)
+
+
 def _kb(*args: str | Path, store: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANNEX_")}
-    return subprocess.run(
-        [sys.executable, "-m", "kb", *map(str, args), "--store", str(store)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )
+    """One command as `python -m kb` runs it: its exit code, stdout and stderr."""
+    argv = [*map(str, args), "--store", str(store)]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return subprocess.CompletedProcess(["python", "-m", "kb", *argv], code, out.getvalue(), err.getvalue())
 
 
 @needs_shared_corpus
