@@ -16,6 +16,7 @@ from typing import Callable, Collection, Sequence
 from jieba import posseg
 
 from kb.answer.question import ATTRIBUTES
+from kb.labels import LABEL
 from kb.search.tokens import STOPWORDS, jieba_pieces
 from kb.text import fold_case
 
@@ -25,6 +26,9 @@ HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语"}  # named
 QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
 # `那西岭街道呢？` `还有救生衣呢？`: the connective before an elided phrase, and the phrase.
 _ELIDED = re.compile(r"^(?:那么|那|还有|另外|而|至于|如果是|要是|换成)?(?P<what>.*?)的?呢$")
+# 它的电话呢？ asks what that thing's 电话 is: a number for these attributes (是多少, as 电话是多少 is asked), else 是什么
+ASKED_OF, ASKED_NUMBER = "是什么？", "是多少？"
+NUMBERED = frozenset("电话 号码 手机 手机号 联系电话 数量 数目 总数 金额 费用 价格 比例 面积 长度 高度 宽度 重量 距离 时长".split())
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
 END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 # A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
@@ -80,6 +84,19 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     elided = _ELIDED.match(text)
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
         what = elided.group("what").strip()
+        if LABEL.search(what):  # 那附件3里呢？: the same question of another attachment
+            before = next((q for q in reversed(earlier) if LABEL.search(q)), earlier[-1])
+            skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
+            return Reading(question, _relabelled(what, before), before, ELLIPSIS, skipped)
+        mine = _words(what)
+        if mine and _refers(mine[0]):  # 它的电话呢？: that thing's 电话, what it refers to read from an earlier question
+            before = _referred(what, mine, earlier, naming, together)
+            skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
+            numbered = any(w.text in NUMBERED for w in mine)
+            written = (lambda phrase: together(phrase, phrase, False)) if together else None
+            standalone = _resolve_reference(what, mine, 0, before, naming, written) + (
+                ASKED_NUMBER if numbered else ASKED_OF)
+            return Reading(question, standalone, before, ANAPHORA, skipped)
         before = _leaned_on(what, earlier, naming, together)
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
@@ -131,11 +148,39 @@ def _leaned_on(what: str, earlier: Sequence[str], naming: _Titles,
         words = _words(before)
         rest = [w for w in _words(thing) if _WORD_CHAR.search(w.text)]
         span = (_parallel(rest, words, naming) if thing else None) or _last_thing(words, naming)
-        if span is None and not thing and _title_span(words, naming):
-            return before  # it names a document and asks for what the document's name holds (…指挥部的值班电话)
+        title = _title_span(words, naming) if span is None and not thing else None
+        if title and any(_is_content(w) for w in words if w.start >= title[1]):
+            return before  # it names a document and asks for what the document's name holds (…指挥部的值班电话);
+            # one that asks about the document's own subject (餐厨垃圾如何处理) leaves no thing to ask of another
         if span is not None and together(thing or named, before[span[0]:span[1]], not thing):
             return before
     return earlier[-1]
+
+
+def _referred(what: str, mine: list[_Word], earlier: Sequence[str], naming: _Titles,
+              together: Callable[[str, str, bool], bool] | None) -> str:
+    """The earlier question a referring phrase (它的电话) points into: the most recent whose subject the knowledge
+    base writes in one part of a document with what is asked of it (防汛站 beside its 电话, not 餐厨垃圾); the last
+    question when none does or there is nothing to test."""
+    asked = [q for q in earlier if q.strip()]
+    rest = what[mine[0].end:].lstrip("的之")
+    if together is None or len(asked) < 2 or not rest:
+        return earlier[-1]
+    for before in reversed(asked):
+        topic = _topic(before, _words(before), lambda phrase: together(phrase, phrase, False))
+        if topic and together(topic, rest, False):
+            return before
+    return earlier[-1]
+
+
+def _relabelled(what: str, before: str) -> str:
+    """The earlier question asked of the attachment `what` names (附件3 for 附件2); the attachment put before it
+    when it named none."""
+    new = LABEL.search(what)
+    old = LABEL.search(before)
+    if old is None:
+        return f"{new.group(0)}里{before}"
+    return before[: old.start()] + new.group(0) + before[old.end():]
 
 
 def _split_elided(what: str, naming: _Titles) -> tuple[str, str]:
@@ -282,7 +327,8 @@ def _title_span(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
     return None
 
 
-def _resolve_reference(question: str, words: list[_Word], at: int, before: str, naming: _Titles) -> str:
+def _resolve_reference(question: str, words: list[_Word], at: int, before: str, naming: _Titles,
+                       written: Callable[[str], bool] | None = None) -> str:
     """The question with its referring word replaced by what it refers to in the earlier question: 该村 → the village
     named there (the same head), 该预案 → the document named there, 这个仓库 → that document's 仓库, 它 → the earlier
     question's subject (its first noun phrase, 的 and all)."""
@@ -304,7 +350,7 @@ def _resolve_reference(question: str, words: list[_Word], at: int, before: str, 
     elif noun:
         what, end = title_text, word.end  # 这个仓库: the earlier question's document's 仓库
     else:
-        what = _topic(before, earlier)
+        what = _topic(before, earlier, written)
     return question[: word.start] + what + question[end:]
 
 
@@ -318,9 +364,10 @@ def _asked_about(before: str, naming: _Titles) -> str:
     return "".join(before[span[0]:span[1]] for span in (title, thing) if span)
 
 
-def _topic(text: str, words: list[_Word]) -> str:
+def _topic(text: str, words: list[_Word], written: Callable[[str], bool] | None = None) -> str:
     """The earlier question's subject: its first noun phrase with what modifies it (铅及其化合物的废弃物 of
-    铅及其化合物的废弃物属于…哪个附件？), up to its predicate."""
+    铅及其化合物的废弃物属于…哪个附件？), up to its predicate; with a character jieba read as a verb (站 of 防汛站在哪里)
+    when the knowledge base writes the phrase with it (`written`)."""
     start = next((i for i, w in enumerate(words) if _is_content(w)), None)
     if start is None:
         return ""
@@ -331,6 +378,10 @@ def _topic(text: str, words: list[_Word]) -> str:
             end = i
         elif w.text not in _LINKS:
             break
+    after = words[end + 1] if end + 1 < len(words) else None
+    if after and len(after.text) == 1 and _WORD_CHAR.search(after.text) and written \
+            and written(text[words[start].start:after.end]):
+        return text[words[start].start:after.end]
     return text[words[start].start:words[end].end]
 
 
