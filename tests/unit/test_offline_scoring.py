@@ -117,3 +117,13 @@ def test_a_document_named_by_its_short_name_is_not_taken_for_another():
         "青禾一中极端天气应急行动预案里，副组长陈柏良的手机号是多少？", plan_sources())]
     assert answer and "13357570708" in answer[0], answer
     assert not ExtractiveAnswerer().select_parts("青禾一中地震应急预案里，副组长陈柏良的手机号是多少？", plan_sources())
+
+
+def test_a_line_labelled_for_the_field_asked_gives_its_value_over_one_that_only_names_the_field():
+    body = "\n".join(["报警时应讲清三要素：", "①讲清事故单位和详细地址。", "②讲清事故类型和受伤人数。"])
+    profile = "\n".join(["附件1：单位概况", "本馆建于1998年，馆内设有三个展厅。", "本馆地址：青河县滨湖路88号。"])
+    sources = [Source(1, "m1", "青河县博物馆应急预案", "lib", "", "", body, ((0, len(body)),), ("c1",), 1.0),
+               Source(2, "m1", "青河县博物馆应急预案", "lib", "附件1", "单位概况", profile, ((0, len(profile)),),
+                      ("c2",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("青河县博物馆的详细地址是什么？", sources)]
+    assert answer and answer[0] == "本馆地址：青河县滨湖路88号。", answer
