@@ -222,7 +222,7 @@ class ExtractiveAnswerer:
             if wants.value and is_blank(text):
                 continue  # a form's blank field (乙方：) names what to fill in: it holds no value to give  # an attachment's title (a list of attachments) names the content, it is not the content
             # a row speaks of its columns too: a table written out flat names them once, above its rows
-            spoken = tokens | about[source.n] | (words(header) if header else _NONE)
+            spoken = tokens | about[source.n] | (words(header) | words(heading) if header else _NONE)
             unspoken = needed and not any(_speaks_of(n, spoken, names) for n in needed)
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading

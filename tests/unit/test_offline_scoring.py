@@ -127,3 +127,16 @@ def test_a_line_labelled_for_the_field_asked_gives_its_value_over_one_that_only_
                       ("c2",), 1.0)]
     answer = [c.text for c in ExtractiveAnswerer().select_parts("青河县博物馆的详细地址是什么？", sources)]
     assert answer and answer[0] == "本馆地址：青河县滨湖路88号。", answer
+
+
+def test_a_table_row_speaks_of_what_its_caption_names():
+    # 外部 is written once, in the caption: every row of that table is an outside contact, none of the inner one
+    body = "发生火灾时，值班人员应立即请求外部救援。"
+    contacts = "\n".join(["附件3：联系方式", "表1  内部通讯录", "| 姓名 | 职务 | 电话 |", "| 王明 | 站长 | 1301 |", "",
+                          "表2  外部应急通讯录", "| 单位 | 联系电话 | 备注 |", "| 急救中心 | 120 | 社会救援单位 |",
+                          "| 火警 | 119 |  |"])
+    sources = [Source(1, "s1", "河西加油站应急预案", "lib", "", "", body, ((0, len(body)),), ("c1",), 1.0),
+               Source(2, "s1", "河西加油站应急预案", "lib", "附件3", "联系方式", contacts, ((0, len(contacts)),),
+                      ("c2",), 1.0)]
+    answer = " ".join(c.text for c in ExtractiveAnswerer().select_parts("加油站发生火灾后应拨打哪些外部救援电话？", sources))
+    assert "急救中心" in answer and "王明" not in answer, answer
