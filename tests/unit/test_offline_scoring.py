@@ -140,3 +140,12 @@ def test_a_table_row_speaks_of_what_its_caption_names():
                       ("c2",), 1.0)]
     answer = " ".join(c.text for c in ExtractiveAnswerer().select_parts("加油站发生火灾后应拨打哪些外部救援电话？", sources))
     assert "急救中心" in answer and "王明" not in answer, answer
+
+
+def test_a_code_asked_by_the_asker_word_for_it_is_the_row_under_the_column_that_holds_codes():
+    # 编码 names the value itself, as 电话 or 数量 do: the table writes the codes under 报警类型, never saying 编码
+    table = "\n".join(["附录B：报警类型定义", "| 序号 | 报警类型 | 报警类型名称 |", "| 1 | 0x21 | 火警 |",
+                       "| 2 | 0x22 | 水浸 |", "| 3 | 0x23 | 门禁 |"])
+    sources = [Source(1, "b1", "机房监控接口规范", "lib", "附录B", "报警类型定义", table, ((0, len(table)),), ("c1",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("水浸的报警类型编码是多少？", sources)]
+    assert answer and "0x22" in answer[0], answer
