@@ -149,3 +149,11 @@ def test_a_code_asked_by_the_asker_word_for_it_is_the_row_under_the_column_that_
     sources = [Source(1, "b1", "机房监控接口规范", "lib", "附录B", "报警类型定义", table, ((0, len(table)),), ("c1",), 1.0)]
     answer = [c.text for c in ExtractiveAnswerer().select_parts("水浸的报警类型编码是多少？", sources)]
     assert answer and "0x22" in answer[0], answer
+
+
+
+def test_the_asker_words_for_a_value_are_no_thing_a_row_must_write():
+    # 字段/取值/编码 name the value asked, as 电话 does: a bit table writes 道闸位置 and its values, never 字段
+    from kb.answer.question import asked_for
+    assert asked_for("门禁位置字段的取值是多少？")[0] == [{"门禁", "位置"}]
+    assert asked_for("水浸的报警类型编码是多少？")[0] == [{"报警", "类型"}]
