@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable, Collection, Sequence
 
-from jieba import posseg
-
 from kb.answer.question import ATTRIBUTES
-from kb.search.tokens import STOPWORDS, jieba_pieces
+from kb.answer.question_words import Titles, Word, words_of
+from kb.labels import LABEL
+from kb.search.tokens import STOPWORDS
 from kb.text import fold_case
 
 ELLIPSIS, ANAPHORA, NO_SUBJECT = "ellipsis", "anaphora", "no_subject"
@@ -25,6 +24,9 @@ HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语"}  # named
 QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
 # `那西岭街道呢？` `还有救生衣呢？`: the connective before an elided phrase, and the phrase.
 _ELIDED = re.compile(r"^(?:那么|那|还有|另外|而|至于|如果是|要是|换成)?(?P<what>.*?)的?呢$")
+# 它的电话呢？ asks what that thing's 电话 is: a number for these attributes (是多少, as 电话是多少 is asked), else 是什么
+ASKED_OF, ASKED_NUMBER = "是什么？", "是多少？"
+NUMBERED = frozenset("电话 号码 手机 手机号 联系电话 数量 数目 总数 金额 费用 价格 比例 面积 长度 高度 宽度 重量 距离 时长".split())
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
 END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 # A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
@@ -54,14 +56,6 @@ class Reading:
         return bool(self.continues)
 
 
-@dataclass(frozen=True)
-class _Word:
-    text: str
-    flag: str
-    start: int
-    end: int
-
-
 def read_question(question: str, earlier: Sequence[str], titles: Collection[str],
                   together: Callable[[str, str, bool], bool] | None = None) -> Reading:
     """The question read after the earlier questions of its conversation (oldest first, each as it stood alone).
@@ -75,15 +69,28 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     if not earlier or not earlier[-1].strip():
         return Reading(question, question)
     before = earlier[-1]
-    naming = _Titles(tuple(titles))
+    naming = Titles(tuple(titles))
     text = without_end(question)
     elided = _ELIDED.match(text)
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
         what = elided.group("what").strip()
+        if LABEL.search(what):  # 那附件3里呢？: the same question of another attachment
+            before = next((q for q in reversed(earlier) if LABEL.search(q)), earlier[-1])
+            skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
+            return Reading(question, _relabelled(what, before), before, ELLIPSIS, skipped)
+        mine = words_of(what)
+        if mine and _refers(mine[0]):  # 它的电话呢？: that thing's 电话, what it refers to read from an earlier question
+            before = _referred(what, mine, earlier, naming, together)
+            skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
+            numbered = any(w.text in NUMBERED for w in mine)
+            written = (lambda phrase: together(phrase, phrase, False)) if together else None
+            standalone = _resolve_reference(what, mine, 0, before, naming, written) + (
+                ASKED_NUMBER if numbered else ASKED_OF)
+            return Reading(question, standalone, before, ANAPHORA, skipped)
         before = _leaned_on(what, earlier, naming, together)
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
-    words = _words(question)
+    words = words_of(question)
     own = [w for w in words if _is_subject(w)]
     refer = next((i for i, w in enumerate(words) if _refers(w)), None)
     if refer is not None and not any(w.start < words[refer].start for w in own):
@@ -103,21 +110,7 @@ def without_end(question: str) -> str:
     return question[:end].strip()
 
 
-class _Titles:
-    """Which words are words of a document title, and which of them name a document (not a word every title has)."""
-
-    def __init__(self, titles: tuple[str, ...]) -> None:
-        self.titles = [fold_case(t) for t in titles if t]
-        self.most = max(1, len(self.titles) // 2)
-
-    def holds(self, word: str) -> bool:
-        return len(word) > 1 and any(fold_case(word) in t for t in self.titles)
-
-    def names(self, word: str) -> bool:
-        return len(word) > 1 and 0 < sum(fold_case(word) in t for t in self.titles) <= self.most
-
-
-def _leaned_on(what: str, earlier: Sequence[str], naming: _Titles,
+def _leaned_on(what: str, earlier: Sequence[str], naming: Titles,
                together: Callable[[str, str, bool], bool] | None) -> str:
     """The earlier question an elided one continues: the most recent whose subject — the phrase `what` takes the
     place of, or the thing it asked about when `what` names a document — the knowledge base writes in one part of a
@@ -128,20 +121,48 @@ def _leaned_on(what: str, earlier: Sequence[str], naming: _Titles,
         return earlier[-1]
     named, thing = _split_elided(what, naming)
     for before in reversed(asked):
-        words = _words(before)
-        rest = [w for w in _words(thing) if _WORD_CHAR.search(w.text)]
+        words = words_of(before)
+        rest = [w for w in words_of(thing) if _WORD_CHAR.search(w.text)]
         span = (_parallel(rest, words, naming) if thing else None) or _last_thing(words, naming)
-        if span is None and not thing and _title_span(words, naming):
-            return before  # it names a document and asks for what the document's name holds (…指挥部的值班电话)
+        title = _title_span(words, naming) if span is None and not thing else None
+        if title and any(_is_content(w) for w in words if w.start >= title[1]):
+            return before  # it names a document and asks for what the document's name holds (…指挥部的值班电话);
+            # one that asks about the document's own subject (餐厨垃圾如何处理) leaves no thing to ask of another
         if span is not None and together(thing or named, before[span[0]:span[1]], not thing):
             return before
     return earlier[-1]
 
 
-def _split_elided(what: str, naming: _Titles) -> tuple[str, str]:
+def _referred(what: str, mine: list[Word], earlier: Sequence[str], naming: Titles,
+              together: Callable[[str, str, bool], bool] | None) -> str:
+    """The earlier question a referring phrase (它的电话) points into: the most recent whose subject the knowledge
+    base writes in one part of a document with what is asked of it (防汛站 beside its 电话, not 餐厨垃圾); the last
+    question when none does or there is nothing to test."""
+    asked = [q for q in earlier if q.strip()]
+    rest = what[mine[0].end:].lstrip("的之")
+    if together is None or len(asked) < 2 or not rest:
+        return earlier[-1]
+    for before in reversed(asked):
+        topic = _topic(before, words_of(before), lambda phrase: together(phrase, phrase, False))
+        if topic and together(topic, rest, False):
+            return before
+    return earlier[-1]
+
+
+def _relabelled(what: str, before: str) -> str:
+    """The earlier question asked of the attachment `what` names (附件3 for 附件2); the attachment put before it
+    when it named none."""
+    new = LABEL.search(what)
+    old = LABEL.search(before)
+    if old is None:
+        return f"{new.group(0)}里{before}"
+    return before[: old.start()] + new.group(0) + before[old.end():]
+
+
+def _split_elided(what: str, naming: Titles) -> tuple[str, str]:
     """An elided phrase as the document it names, if any, and the thing it asks about (西岭街道 | 救生衣 of
     西岭街道的救生衣)."""
-    mine = [w for w in _words(what) if _WORD_CHAR.search(w.text)]
+    mine = [w for w in words_of(what) if _WORD_CHAR.search(w.text)]
     lead = 0
     while lead < len(mine) and naming.holds(mine[lead].text):
         lead += 1
@@ -149,15 +170,15 @@ def _split_elided(what: str, naming: _Titles) -> tuple[str, str]:
     return named, (what[len(named):].lstrip("的之") if named else what)
 
 
-def _substitute(what: str, before: str, naming: _Titles) -> str:
+def _substitute(what: str, before: str, naming: Titles) -> str:
     """The earlier question asked again of `what`. A document's name in it takes the place of the earlier one
     (西岭街道 for 东岭街道); the rest takes the place of the phrase it parallels (第三类 for 第二类, 黄色预警 for 蓝色预警:
     the same head word), else of the thing the earlier question asked about (救生衣 for 冲锋舟)."""
     if not what:
         return before  # 还有呢？: the same question again
-    words = _words(before)
+    words = words_of(before)
     named, thing = _split_elided(what, naming)  # 西岭街道 of 西岭街道的救生衣: the document it names, then the thing
-    rest = [w for w in _words(thing) if _WORD_CHAR.search(w.text)]
+    rest = [w for w in words_of(thing) if _WORD_CHAR.search(w.text)]
     edits: list[tuple[tuple[int, int], str]] = []
     if thing:
         span = _parallel(rest, words, naming) or _last_thing(words, naming)
@@ -174,7 +195,7 @@ def _substitute(what: str, before: str, naming: _Titles) -> str:
     return before
 
 
-def _parallel(mine: list[_Word], words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
+def _parallel(mine: list[Word], words: list[Word], naming: Titles) -> tuple[int, int] | None:
     """Where the earlier question holds a phrase of the same head as `mine`: a word that `mine` ends with
     (人民法院 of 最高人民法院), as many words ending in the same word (蓝色预警 for 黄色预警; with the modifier before 的
     when `mine` has one: 1000元以下的部分 for 1000001元以上的部分), else a phrase up to the same last character
@@ -201,7 +222,7 @@ def _parallel(mine: list[_Word], words: list[_Word], naming: _Titles) -> tuple[i
     return None
 
 
-def _modified(words: list[_Word], head: _Word) -> int:
+def _modified(words: list[Word], head: Word) -> int:
     """Where the modifier of `head` before its 的 begins (1000元以下的部分: at 1000), back to a verb, preposition,
     punctuation or question word."""
     i = next(k for k, w in enumerate(words) if w.start == head.start)
@@ -214,7 +235,7 @@ def _modified(words: list[_Word], head: _Word) -> int:
     return words[k].start
 
 
-def _last_thing(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
+def _last_thing(words: list[Word], naming: Titles) -> tuple[int, int] | None:
     """What the earlier question asked about: its last phrase that owns something (事故池 of 事故池的有效容积: what
     follows 的 is the attribute asked for), else its last phrase; with the phrases coordinated with it (金刚石和石墨)."""
     phrases = _phrases(words, naming)
@@ -231,13 +252,13 @@ def _last_thing(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
     return start, last[-1].end
 
 
-def _phrases(words: list[_Word], naming: _Titles) -> list[list[_Word]]:
+def _phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
     """The noun phrases of a question: runs of words between its function words (的, 有, 是, a question word, a
     number), from the first to the last word that can be a subject, without the document name they begin with
     (磁压式堵漏器, 消防控制室 of 青禾县人民医院消防控制室; not 24小时, a measure)."""
-    out: list[list[_Word]] = []
-    run: list[_Word] = []
-    for i, w in enumerate(words + [_Word("", "x", -1, -1)]):
+    out: list[list[Word]] = []
+    run: list[Word] = []
+    for i, w in enumerate(words + [Word("", "x", -1, -1)]):
         if w.text and not _is_function(w, words[i - 1] if i else None):
             run.append(w)
             continue
@@ -257,7 +278,7 @@ def _phrases(words: list[_Word], naming: _Titles) -> list[list[_Word]]:
     return out
 
 
-def _is_function(w: _Word, before: _Word | None) -> bool:
+def _is_function(w: Word, before: Word | None) -> bool:
     """A word that ends a noun phrase: punctuation, a particle or preposition, a question word, a number, a pronoun;
     a lone character right after a question word is what is counted (多少人)."""
     if not _WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS:
@@ -267,7 +288,7 @@ def _is_function(w: _Word, before: _Word | None) -> bool:
     return len(w.text) == 1 and before is not None and bool(QUESTION_WORD.search(before.text))
 
 
-def _title_span(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
+def _title_span(words: list[Word], naming: Titles) -> tuple[int, int] | None:
     """The first run of title words that names a document (东岭街道 in 东岭街道有几艘冲锋舟？)."""
     i = 0
     while i < len(words):
@@ -282,7 +303,8 @@ def _title_span(words: list[_Word], naming: _Titles) -> tuple[int, int] | None:
     return None
 
 
-def _resolve_reference(question: str, words: list[_Word], at: int, before: str, naming: _Titles) -> str:
+def _resolve_reference(question: str, words: list[Word], at: int, before: str, naming: Titles,
+                       written: Callable[[str], bool] | None = None) -> str:
     """The question with its referring word replaced by what it refers to in the earlier question: 该村 → the village
     named there (the same head), 该预案 → the document named there, 这个仓库 → that document's 仓库, 它 → the earlier
     question's subject (its first noun phrase, 的 and all)."""
@@ -293,7 +315,7 @@ def _resolve_reference(question: str, words: list[_Word], at: int, before: str, 
     noun = rest
     if not noun and at + 1 < len(words) and not _is_function(words[at + 1], word):
         noun, end = words[at + 1].text, words[at + 1].end  # jieba tags some nouns otherwise (清单 a)
-    earlier = _words(before)
+    earlier = words_of(before)
     runs = _runs(before, naming)
     title = _title_span(earlier, naming)
     title_text = before[title[0]:title[1]] if title else ""
@@ -304,23 +326,24 @@ def _resolve_reference(question: str, words: list[_Word], at: int, before: str, 
     elif noun:
         what, end = title_text, word.end  # 这个仓库: the earlier question's document's 仓库
     else:
-        what = _topic(before, earlier)
+        what = _topic(before, earlier, written)
     return question[: word.start] + what + question[end:]
 
 
-def _asked_about(before: str, naming: _Titles) -> str:
+def _asked_about(before: str, naming: Titles) -> str:
     """The document and the thing the earlier question asked about (西岭街道 … 冲锋舟 of 西岭街道有几艘冲锋舟？): what
     a question with no subject of its own continues."""
-    words = _words(before)
+    words = words_of(before)
     title, thing = _title_span(words, naming), _last_thing(words, naming)
     if title and thing and title[1] == thing[0]:
         return before[title[0]:thing[1]]
     return "".join(before[span[0]:span[1]] for span in (title, thing) if span)
 
 
-def _topic(text: str, words: list[_Word]) -> str:
+def _topic(text: str, words: list[Word], written: Callable[[str], bool] | None = None) -> str:
     """The earlier question's subject: its first noun phrase with what modifies it (铅及其化合物的废弃物 of
-    铅及其化合物的废弃物属于…哪个附件？), up to its predicate."""
+    铅及其化合物的废弃物属于…哪个附件？), up to its predicate; with a character jieba read as a verb (站 of 防汛站在哪里)
+    when the knowledge base writes the phrase with it (`written`)."""
     start = next((i for i, w in enumerate(words) if _is_content(w)), None)
     if start is None:
         return ""
@@ -331,19 +354,23 @@ def _topic(text: str, words: list[_Word]) -> str:
             end = i
         elif w.text not in _LINKS:
             break
+    after = words[end + 1] if end + 1 < len(words) else None
+    if after and len(after.text) == 1 and _WORD_CHAR.search(after.text) and written \
+            and written(text[words[start].start:after.end]):
+        return text[words[start].start:after.end]
     return text[words[start].start:words[end].end]
 
 
-def _runs(text: str, naming: _Titles) -> list[tuple[str, bool]]:
+def _runs(text: str, naming: Titles) -> list[tuple[str, bool]]:
     """The subject phrases of a question — runs of subject words — and whether each names a document."""
-    words = _words(text)
+    words = words_of(text)
     out = []
     for a, b in _run_spans(words):
         out.append((text[a:b], any(naming.names(w.text) for w in words if a <= w.start < b)))
     return out
 
 
-def _run_spans(words: list[_Word]) -> list[tuple[int, int]]:
+def _run_spans(words: list[Word]) -> list[tuple[int, int]]:
     """Runs of adjacent content words; none right after a number or a question word is a phrase: that is what is
     counted or measured (24小时, 多少人)."""
     spans: list[tuple[int, int]] = []
@@ -364,35 +391,20 @@ def _replace(text: str, span: tuple[int, int], what: str) -> str:
     return text[: span[0]] + what + text[span[1]:]
 
 
-def _refers(w: _Word) -> bool:
+def _refers(w: Word) -> bool:
     """A referring word: a pronoun or determiner that points back (它, 其, 该村, 这些, 上述)."""
     return (w.flag.startswith("r") or w.flag == "b") and w.text.startswith(DEMONSTRATIVES) and w.text not in NOT_REFERRING
 
 
-def _is_content(w: _Word) -> bool:
+def _is_content(w: Word) -> bool:
     """A word that can belong to a subject phrase: a noun-like word that asks nothing (第二类 counts, 几类 does not)."""
     if not _WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS or _refers(w):
         return False
     return w.flag.startswith(_RUN_FLAGS) or (w.flag == "m" and w.text.startswith("第"))
 
 
-def _is_subject(w: _Word) -> bool:
+def _is_subject(w: Word) -> bool:
     """A word that gives the question a subject of its own (冲锋舟, 氨), not one that frames what is asked (电话, 地点)."""
     if not _is_content(w) or w.text in ATTRIBUTES or w.text in FRAME_NOUNS or w.flag == "b":
         return False
     return len(w.text) > 1 or w.flag.startswith("n")
-
-
-@lru_cache(maxsize=4096)
-def _cut(text: str) -> tuple[tuple[str, str, int, int], ...]:
-    out = []
-    for at, piece in jieba_pieces(text):
-        for pair in posseg.cut(piece):
-            out.append((pair.word, pair.flag, at, at + len(pair.word)))
-            at += len(pair.word)
-    return tuple(out)
-
-
-def _words(text: str) -> list[_Word]:
-    """The words of a text with their parts of speech and where they stand."""
-    return [_Word(*w) for w in _cut(text)]

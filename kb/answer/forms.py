@@ -55,6 +55,12 @@ def fields(text: str) -> list[tuple[str, str]]:
     return [(m.group("label").strip(), _filled(m.group("value"))) for m in _FIELD.finditer(text.strip())]
 
 
+def fills(text: str, field: set[str]) -> bool:
+    """The line gives a value under a label named for the field asked (酒店地址：西安灞桥区柳雪路1006号 for 详细地址是什么:
+    its label ends in 地址), not a line that only speaks of that field (讲清事故单位和详细地址)."""
+    return any(value and tokenize(label) and tokenize(label)[-1] in field for label, value in fields(text))
+
+
 def _filled(value: str) -> str:
     return "" if re.fullmatch(_PLACEHOLDER, value) else value.strip()
 

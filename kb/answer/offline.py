@@ -16,7 +16,7 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
-from kb.answer.forms import is_blank, left_blank
+from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
@@ -50,6 +50,7 @@ QUOTED_MATCH = 1.25
 # Chinese compounds share their characters, so each counts for a share of the word's weight.
 CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
+FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
 # A name the question gives holds at most this many words the title lacks between two of the title's words
 # (绿洲化工园区*地震*应急预案); farther apart they are two mentions (紫楹台酒店的应急预案与哪个上级政府预案相衔接),
@@ -179,7 +180,8 @@ class ExtractiveAnswerer:
         owner = owner_words(question) if wants.value else set()
         written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
         unlisted = any(not written.intersection(t) for t in owner)
-        if wants.value and left_blank(units, asked_field(question), ruled_out | misnamed):
+        field = asked_field(question)
+        if wants.value and left_blank(units, field, ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
@@ -204,6 +206,9 @@ class ExtractiveAnswerer:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
             if any(_quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
+            if field and fills(text, field):  # 酒店地址：… for 详细地址是什么: the label answers the whole field
+                coverage += sum(weights[t] * idf[t] for t in field if t in weights and t not in tokens) / total
+                coverage *= FIELD_MATCH
             if wants.quantity and _counted(text, header, tokens, needed, measure):
                 coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
@@ -217,7 +222,7 @@ class ExtractiveAnswerer:
             if wants.value and is_blank(text):
                 continue  # a form's blank field (乙方：) names what to fill in: it holds no value to give  # an attachment's title (a list of attachments) names the content, it is not the content
             # a row speaks of its columns too: a table written out flat names them once, above its rows
-            spoken = tokens | about[source.n] | (words(header) if header else _NONE)
+            spoken = tokens | about[source.n] | (words(header) | words(heading) if header else _NONE)
             unspoken = needed and not any(_speaks_of(n, spoken, names) for n in needed)
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading

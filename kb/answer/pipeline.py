@@ -230,7 +230,7 @@ class Pipeline:
         earlier = self.history.recent_questions(conversation_id, request.history_turns)
         # a document is named by its title or its cover (紫楹台 names 西安新兴紫楹台酒店有限公司's 生产安全事故应急预案)
         titles = [f"{d.title} {snapshot.view.cover(d.id)}" for d in snapshot.documents.values()] if earlier else []
-        together = written_together(snapshot, list(request.library_ids) or None) if len(earlier) > 1 else None
+        together = written_together(snapshot, list(request.library_ids) or None) if earlier else None
         reading = read_question(request.query, earlier, titles, together)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})

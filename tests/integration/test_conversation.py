@@ -75,6 +75,9 @@ def test_a_follow_up_on_real_documents_answers_as_the_question_it_continues(real
      "东岭仓库"),
     ("东岭街道有几艘冲锋舟？存放在哪里？", "转移ICU患者时每名危重患者至少由几名医护人员护送？", "救生衣呢？",
      ("150件", "东岭仓库"), "220件"),
+    # the question between names a document too, but asks about its own subject: nothing of it is 西岭街道's
+    ("东岭街道有几艘冲锋舟？存放在哪里？", "餐厨垃圾如何处理？", "西岭街道呢？", ("5艘", "西岭防汛站"), "东岭仓库"),
+    ("西岭街道防汛站在哪里？", "餐厨垃圾如何处理？", "它的电话呢？", ("0571-86502188",), "餐厨垃圾"),
 ])
 def test_a_follow_up_leans_on_the_question_it_continues_past_an_unrelated_one(service, first, between, question,
                                                                               shown, not_shown):

@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from kb.answer import followup
+from kb.answer import question_words
 from kb.answer.followup import read_question
 from kb.answer.question import asked_for, asks, examples, framed, person_names, single_runs, word_spans
 from kb.search import tokens
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.reliability
 
 MAX_RATIO = 3.0
 REPEATS = 3
-CACHES = (word_spans, person_names, tokens._normalize, followup._cut)  # a repetition must read the question again, not recall it
+CACHES = (word_spans, person_names, tokens._normalize, question_words.cut)  # a repetition must read the question again, not recall it
 
 # (what runs, text before, the repeated run, text after): runs of spaces and full-width spaces, 附/件/录, digits,
 # brackets, 的, 是, 多少, clause breaks, 、-lists, a question repeated, and the endings the question readers look for.

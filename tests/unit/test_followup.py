@@ -78,3 +78,37 @@ def test_an_elided_question_leans_on_the_most_recent_question_whose_subject_is_w
     # the last question, when it is the one the subject is written beside, or when nothing can be tested
     assert read_question("救生衣呢？", [hospital, BOATS], TITLES, together).skipped == 0
     assert read_question("救生衣呢？", [BOATS, hospital], TITLES).continues == hospital
+
+
+def test_a_document_named_alone_leans_past_a_question_about_another_documents_own_subject():
+    # 餐厨垃圾如何处理？ asks about what its document is named for: nothing in it can be asked of 西岭街道's plan
+    def together(a: str, b: str, document: bool) -> bool:
+        return b == "冲锋舟"
+
+    reading = read_question("西岭街道呢？", [BOATS, "餐厨垃圾如何处理？"], TITLES, together)
+    assert reading.continues == BOATS and reading.skipped == 1
+    assert reading.standalone == "西岭街道有几艘冲锋舟？存放在哪里？"
+
+
+@pytest.mark.parametrize(("question", "earlier", "standalone"), [
+    ("那附件3里呢？", ["绿洲化工园区附件2里有哪些人？"], "绿洲化工园区附件3里有哪些人？"),  # another attachment
+    ("那附录B呢？", ["附录A列了哪些物质？", "餐厨垃圾如何处理？"], "附录B列了哪些物质？"),  # past a question naming none
+    ("附件5呢？", ["西岭街道有几艘冲锋舟？"], "附件5里西岭街道有几艘冲锋舟？"),  # it named none: asked of that one
+])
+def test_an_attachment_named_alone_asks_the_earlier_question_of_that_attachment(question, earlier, standalone):
+    reading = read_question(question, earlier, TITLES)
+    assert reading.how == ELLIPSIS and reading.standalone == standalone
+
+
+def test_a_referring_phrase_with_an_attribute_asks_that_attribute_of_what_it_refers_to():
+    station = "西岭街道防汛站在哪里？"
+    written = {"西岭街道防汛站", "防汛站"}
+
+    def together(a: str, b: str, document: bool) -> bool:  # the plan writes 防汛站 and its 电话 in one attachment
+        return a in written and (a == b or b == "电话")
+
+    reading = read_question("它的电话呢？", [station, "餐厨垃圾如何处理？"], TITLES, together)
+    assert reading.how == ANAPHORA and reading.continues == station and reading.skipped == 1
+    assert reading.standalone == "西岭街道防汛站的电话是多少？"  # 站, read by jieba as a verb, is the name's: it is written
+    chief = read_question("他的职务呢？", ["绿洲化工园区应急指挥部总指挥是谁？"], TITLES)
+    assert chief.standalone == "绿洲化工园区应急指挥部总指挥的职务是什么？"

@@ -117,3 +117,43 @@ def test_a_document_named_by_its_short_name_is_not_taken_for_another():
         "青禾一中极端天气应急行动预案里，副组长陈柏良的手机号是多少？", plan_sources())]
     assert answer and "13357570708" in answer[0], answer
     assert not ExtractiveAnswerer().select_parts("青禾一中地震应急预案里，副组长陈柏良的手机号是多少？", plan_sources())
+
+
+def test_a_line_labelled_for_the_field_asked_gives_its_value_over_one_that_only_names_the_field():
+    body = "\n".join(["报警时应讲清三要素：", "①讲清事故单位和详细地址。", "②讲清事故类型和受伤人数。"])
+    profile = "\n".join(["附件1：单位概况", "本馆建于1998年，馆内设有三个展厅。", "本馆地址：青河县滨湖路88号。"])
+    sources = [Source(1, "m1", "青河县博物馆应急预案", "lib", "", "", body, ((0, len(body)),), ("c1",), 1.0),
+               Source(2, "m1", "青河县博物馆应急预案", "lib", "附件1", "单位概况", profile, ((0, len(profile)),),
+                      ("c2",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("青河县博物馆的详细地址是什么？", sources)]
+    assert answer and answer[0] == "本馆地址：青河县滨湖路88号。", answer
+
+
+def test_a_table_row_speaks_of_what_its_caption_names():
+    # 外部 is written once, in the caption: every row of that table is an outside contact, none of the inner one
+    body = "发生火灾时，值班人员应立即请求外部救援。"
+    contacts = "\n".join(["附件3：联系方式", "表1  内部通讯录", "| 姓名 | 职务 | 电话 |", "| 王明 | 站长 | 1301 |", "",
+                          "表2  外部应急通讯录", "| 单位 | 联系电话 | 备注 |", "| 急救中心 | 120 | 社会救援单位 |",
+                          "| 火警 | 119 |  |"])
+    sources = [Source(1, "s1", "河西加油站应急预案", "lib", "", "", body, ((0, len(body)),), ("c1",), 1.0),
+               Source(2, "s1", "河西加油站应急预案", "lib", "附件3", "联系方式", contacts, ((0, len(contacts)),),
+                      ("c2",), 1.0)]
+    answer = " ".join(c.text for c in ExtractiveAnswerer().select_parts("加油站发生火灾后应拨打哪些外部救援电话？", sources))
+    assert "急救中心" in answer and "王明" not in answer, answer
+
+
+def test_a_code_asked_by_the_asker_word_for_it_is_the_row_under_the_column_that_holds_codes():
+    # 编码 names the value itself, as 电话 or 数量 do: the table writes the codes under 报警类型, never saying 编码
+    table = "\n".join(["附录B：报警类型定义", "| 序号 | 报警类型 | 报警类型名称 |", "| 1 | 0x21 | 火警 |",
+                       "| 2 | 0x22 | 水浸 |", "| 3 | 0x23 | 门禁 |"])
+    sources = [Source(1, "b1", "机房监控接口规范", "lib", "附录B", "报警类型定义", table, ((0, len(table)),), ("c1",), 1.0)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("水浸的报警类型编码是多少？", sources)]
+    assert answer and "0x22" in answer[0], answer
+
+
+
+def test_the_asker_words_for_a_value_are_no_thing_a_row_must_write():
+    # 字段/取值/编码 name the value asked, as 电话 does: a bit table writes 道闸位置 and its values, never 字段
+    from kb.answer.question import asked_for
+    assert asked_for("门禁位置字段的取值是多少？")[0] == [{"门禁", "位置"}]
+    assert asked_for("水浸的报警类型编码是多少？")[0] == [{"报警", "类型"}]
