@@ -70,7 +70,7 @@ def test_upload_reports_every_file_ingests_the_good_ones_and_the_document_can_be
 def test_without_the_token_an_upload_is_private_to_its_session_and_goes_when_the_session_ends(service, tmp_path):
     kb = KnowledgeBase(service)
     html = kb.ingest("visitor", _uploads(tmp_path)[:2], "demo", "", "")
-    assert "已写入🔒 本会话私有库" in html and "2 个文件成功" in html
+    assert "已写入本会话私有库" in html and "2 个文件成功" in html
     library = service.sessions.own("visitor")
     assert library.startswith(PRIVATE_PREFIX)
     [doc] = [d for d in service.read.current().documents.values() if d.library == library]

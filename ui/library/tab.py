@@ -28,6 +28,9 @@ from ui.client import client_address
 from ui.safe import toast
 
 ALL_LIBRARIES = "全部"
+# DOCUMENT_COLUMNS' shares of the list's width: every column in view on a laptop, the file name and its attachments
+# widest (without widths Gradio sizes them by content and the 附件 column runs off the right edge)
+COLUMN_WIDTHS = ["21%", "12%", "5%", "10%", "22%", "6%", "7%", "6%", "11%"]
 ProgressFn = Callable[..., object]
 
 
@@ -184,7 +187,7 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
         with gr.Column(scale=6):
             gr.Markdown("### 文档")
             table = gr.Dataframe(value=rows, headers=DOCUMENT_COLUMNS, interactive=False, wrap=True, max_height=300,
-                                 elem_id="kb-documents")
+                                 column_widths=COLUMN_WIDTHS, elem_id="kb-documents")
             with gr.Row():
                 selected = gr.Dropdown(choices, value=None, label="查看文档", scale=4)
                 with gr.Column(scale=2, min_width=160):
