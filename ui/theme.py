@@ -102,6 +102,8 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
   .annex-phone-only { display: block !important; }
   /* A table cell keeps its words whole (园区公共应急事故池, not 园区/公共/应急): the table scrolls sideways instead. */
   .cite-table td { word-break: keep-all; }
+  /* The same for the evaluation's summary: 附件召回率 on one line, not one character a line; the list scrolls. */
+  #eval-summary th, #eval-summary th span { word-break: keep-all !important; }
 }
 
 .kb-text { white-space: pre-wrap; max-height: 420px; overflow-y: auto; font-size: 0.8rem; }

@@ -194,6 +194,8 @@ def test_a_visitor_uploads_a_document_and_the_chat_brings_its_attachment(page, s
     page.get_by_role("button", name="入库", exact=True).click()
     expect(page.locator("#kb-results")).to_contain_text("本会话私有库", timeout=TIMEOUT)
     expect(page.locator("#kb-results")).to_contain_text("星港码头防台风应急预案", timeout=TIMEOUT)
+    # the outcome where the eye is too (on a phone the results are a screen below the button)
+    expect(page.locator("[data-testid='toast-body']").first).to_contain_text("入库完成：1 个文件成功，0 个失败")
     expect(page.locator("#kb-documents")).to_contain_text("星港码头防台风应急预案", timeout=TIMEOUT)
     page.get_by_role("tab", name="问答").click()
     question = page.locator("#annex-question textarea")

@@ -63,7 +63,7 @@ def ingest_results_html(results: Sequence[IngestResult]) -> str:
         return f'<div class="annex-empty">没有可入库的文件（支持 {SHOWN}）。</div>'
     rows = []
     for r in results:
-        icon, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
+        mark, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
         doc = r.document
         if r.error:
             detail = h(r.error)
@@ -79,7 +79,7 @@ def ingest_results_html(results: Sequence[IngestResult]) -> str:
                 detail += f'<div class="kb-dangling">⚠ {h(note)}</div>'
         else:
             detail = ""
-        rows.append(f'<tr class="kb-{cls}"><td>{icon} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
+        rows.append(f'<tr class="kb-{cls}"><td>{mark} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
     ok = sum(1 for r in results if r.status != "error")
     head = f'<div class="kb-summary">{ok} 个文件成功，{len(results) - ok} 个失败</div>'
     return f'{head}<table class="kb-table"><tr><th>结果</th><th>文件</th><th>详情</th></tr>{"".join(rows)}</table>'
