@@ -30,6 +30,7 @@ CSS = """
 /* Gradio's .block sets overflow: visible, so without !important a long citation list spills over the source viewer. */
 #annex-citations { max-height: 560px; overflow-y: auto !important; }
 #annex-source { max-height: 640px; overflow-y: auto !important; }
+#annex-citation-select input { text-overflow: ellipsis; }  /* a long source name ends in …, not mid-character */
 .decline-note { color: var(--body-text-color-subdued); margin: 4px 0 6px 0; }
 .annex-closest ol { margin: 0; padding-left: 0; list-style: none; }
 .decline-passage { border-left: 3px solid #cbd5e1; padding: 2px 0 2px 8px; margin: 6px 0; }
