@@ -16,7 +16,7 @@ from ui.chat.share_panel import build_share_panel, wire_share
 from ui.compare.run import bundled_questions
 from ui.compare.tab import build_compare_tab
 from ui.evaluation.tab import build_eval_tab
-from ui.library.render import library_choices
+from ui.library.render import PRIVATE_LIBRARY, library_choices
 from ui.library.tab import build_knowledge_tab
 from ui.theme import CSS, THEME
 
@@ -52,7 +52,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         turns = gr.State([])
         shown = gr.State(None)
         with gr.Row(elem_id="annex-header", equal_height=True):
-            gr.Markdown(f"# 📎 annex-rag · 附件跳转问答\n<span class=\"annex-intro\">{INTRO}</span>", scale=4)
+            gr.Markdown(f"# annex-rag · 附件跳转问答\n<span class=\"annex-intro\">{INTRO}</span>", scale=4)
             gr.Markdown(_model_line(service), elem_id="annex-model", scale=1)
         if spaces.notice(service.settings):
             gr.Markdown(spaces.notice(service.settings), elem_id="annex-spaces-notice")
@@ -159,7 +159,7 @@ def _settings_panel(service: Service) -> list[gr.components.Component]:
     libraries = service.sessions.visible(None, service.read.current().libraries)  # shared: every page starts so
     knobs = {
         "library_ids": gr.CheckboxGroup(library_choices(libraries), label="知识库",
-                                        info="不选 = 全部共享库和🔒 本会话私有库 · API：libraryIds"),
+                                        info=f"不选 = 全部共享库和{PRIVATE_LIBRARY} · API：libraryIds"),
         "top_k": gr.Slider(*RANGES["top_k"], DEFAULTS.top_k, step=1, label="检索片段数",
                            info="每次检索取回的片段数：多则找得全，也更慢 · API：topK"),
         "threshold": gr.Slider(*RANGES["threshold"], DEFAULTS.threshold, step=0.05, label="相关度门槛",

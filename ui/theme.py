@@ -4,6 +4,7 @@ from __future__ import annotations
 import gradio as gr
 
 from ui.chat.scroll import KEEP_QUESTION_IN_VIEW
+from ui.icons import ICON_CSS
 from ui.locale import locale_head
 
 _SANS = ["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Noto Sans CJK SC", "PingFang SC",
@@ -29,6 +30,7 @@ CSS = """
 /* Gradio's .block sets overflow: visible, so without !important a long citation list spills over the source viewer. */
 #annex-citations { max-height: 560px; overflow-y: auto !important; }
 #annex-source { max-height: 640px; overflow-y: auto !important; }
+#annex-citation-select input { text-overflow: ellipsis; }  /* a long source name ends in …, not mid-character */
 .decline-note { color: var(--body-text-color-subdued); margin: 4px 0 6px 0; }
 .annex-closest ol { margin: 0; padding-left: 0; list-style: none; }
 .decline-passage { border-left: 3px solid #cbd5e1; padding: 2px 0 2px 8px; margin: 6px 0; }
@@ -62,6 +64,8 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 .kb-summary { font-weight: 600; margin-bottom: 4px; }
 .kb-meta { color: var(--body-text-color-subdued); font-size: 0.8rem; }
 #kb-document { max-height: 760px; overflow-y: auto !important; }
+#kb-documents table { font-size: 0.8rem; }  /* nine columns in the list's width (COLUMN_WIDTHS) */
+#kb-documents td, #kb-documents th { padding: 2px !important; }
 .compare-lead { display: inline-block; font-weight: 600; font-size: 1.02rem; padding: 3px 10px; border-radius: 6px;
   background: var(--background-fill-secondary); border: 1px solid var(--border-color-primary); }
 /* The empty chat shows the example questions itself; the row under the box is for the next question. */
@@ -71,9 +75,12 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 .cite-table { border-collapse: collapse; margin: 4px 0; font-size: 0.85rem; white-space: normal; }
 .cite-table td { border: 1px solid var(--border-color-primary); padding: 2px 6px; vertical-align: top;
   word-break: normal; overflow-wrap: normal; }
+.cite-table-wrap { overflow-x: auto; max-width: 100%; }  /* a wide table scrolls sideways inside its card */
 .cite-h { display: block; font-weight: 700; margin: 2px 0; }
 .annex-nowrap { white-space: nowrap; }
 #annex-chat table td, #annex-chat table th { word-break: normal; overflow-wrap: normal; }
+/* The chat, its input box and the newest question fit one screen: a 1280×800 laptop sees all three. */
+#annex-chat { height: min(640px, max(360px, calc(100vh - 260px))) !important; }
 .annex-phone-only { display: none !important; }
 @media (max-width: 640px) {
   .gradio-container { padding: 6px !important; }
@@ -94,7 +101,11 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
   #annex-chat { height: auto !important; max-height: 70vh; min-height: 300px; }
   .annex-wide-only { display: none !important; }
   .annex-phone-only { display: block !important; }
+  /* A table cell keeps its words whole (园区公共应急事故池, not 园区/公共/应急): the table scrolls sideways instead. */
+  .cite-table td { word-break: keep-all; }
+  /* The same for the evaluation's summary: 附件召回率 on one line, not one character a line; the list scrolls. */
+  #eval-summary th, #eval-summary th span { word-break: keep-all !important; }
 }
 
 .kb-text { white-space: pre-wrap; max-height: 420px; overflow-y: auto; font-size: 0.8rem; }
-"""
+""" + ICON_CSS

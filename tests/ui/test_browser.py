@@ -4,6 +4,7 @@ Set ANNEX_SCREENSHOT=ui/screenshot.png to refresh the README's picture from the 
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -31,6 +32,19 @@ def browser():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield browser
         browser.close()
+
+
+@contextlib.contextmanager
+def opened(browser, url: str, **context):
+    """A page of `url` in a context of its own (viewport, locale, touch…), once the chat is laid out."""
+    ctx = browser.new_context(**context)
+    try:
+        page = ctx.new_page()
+        page.goto(url)
+        page.locator("#annex-chat").wait_for(timeout=TIMEOUT)
+        yield page
+    finally:
+        ctx.close()
 
 
 @pytest.fixture

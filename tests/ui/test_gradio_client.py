@@ -31,7 +31,7 @@ def test_a_question_answered_from_an_attachment_streams_the_answer_and_the_attac
     assert len({len(_text(c[-1])) for c in chats}) > 2
     user, thinking, *steps, answer, block = final[CHAT]
     assert _text(user) == "滨江物流园应急值班室电话是多少？"
-    assert thinking["metadata"]["title"].startswith("🧭") and "图谱预取" in _text(thinking)
+    assert thinking["metadata"]["title"].startswith("思考过程") and "图谱预取" in _text(thinking)
     assert all(s["metadata"]["parent_id"] == thinking["metadata"]["id"] for s in steps)  # nested steps
     assert any("附件3" in _text(s) for s in steps)
     assert "0513-85260110" in _text(answer)  # the number is only in 附件3, a file of its own

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.test_browser import browser  # noqa: F401  (the module's chromium)
+from tests.ui.test_browser import browser, opened  # noqa: F401  (the module's chromium)
 from tests.ui.test_presentation import ask, label_problems, one_line_numbers
 from ui.blocks import EXAMPLES
 
@@ -15,13 +15,9 @@ TIMEOUT = 30_000  # ms
 
 @pytest.fixture
 def phone(browser, app_url):  # noqa: F811
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, locale="zh-CN")
-    page = context.new_page()
-    page.goto(app_url)
-    page.locator("#annex-chat").wait_for(timeout=TIMEOUT)
-    yield page
-    context.close()
+    with opened(browser, app_url, viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
+                has_touch=True, locale="zh-CN") as page:
+        yield page
 
 
 def test_a_phone_shows_a_compact_header_then_the_chat_with_its_examples(phone):
@@ -70,6 +66,7 @@ def test_a_phone_reads_the_evaluation_chart_and_gets_a_list_instead_of_the_libra
     svg = drawn["svg"]
     assert len(drawn["legend"]) == 3 and all(svg["x0"] <= b["x0"] and b["x1"] <= svg["x1"] + 1
                                             and svg["y0"] <= b["y0"] and b["y1"] <= svg["y1"] + 1 for b in drawn["legend"])
+    assert phone.locator("#eval-summary thead").bounding_box()["height"] < 80  # 附件召回率 on one line, not a column
     bars = drawn["bars"]
     assert bars and not [(a["text"], b["text"]) for i, a in enumerate(bars) for b in bars[i + 1:]
                          if a["x0"] < b["x1"] - 1 and b["x0"] < a["x1"] - 1 and a["y0"] < b["y1"] - 1 and b["y0"] < a["y1"] - 1]

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import Attachment, Document, IngestResult, Part, Reference
 from ui.chat.citations import answer_terms, citation_choices, render_citations, render_source
@@ -168,3 +170,18 @@ def test_an_attachment_search_found_and_the_answer_named_is_a_hit_not_a_hop():
         {"kind": "attachment", "id": "d1:附件8", "label": "附件8 事故废水三级防控体系", "doc_id": "d1", "mention": "附件8"}]}]
     kinds = {t.name for t in paths_figure(paths).data if t.mode == "markers+text"}
     assert KINDS["hit"][0] in kinds and KINDS["hop"][0] not in kinds
+
+
+def test_no_text_the_ui_shows_needs_an_emoji_font():
+    """📎 📄 🔒 draw as empty boxes where no emoji font is installed (the demo machine, a bare Space): icons are CSS."""
+    from pathlib import Path
+
+    import ui
+    from ui.icons import ICON_CSS, icon
+
+    astral = {f"{path.name}: {ch}" for path in Path(ui.__file__).parent.rglob("*.py")
+              for ch in path.read_text(encoding="utf-8") if 0x1F000 <= ord(ch) <= 0x1FFFF}
+    assert astral == set()
+    assert 'class="annex-icon annex-icon-doc"' in icon("doc") and ".annex-icon-doc {" in ICON_CSS
+    with pytest.raises(KeyError, match="the icons are"):
+        icon("paperclip")

@@ -98,7 +98,11 @@ def test_a_declined_answer_gets_its_closest_passages_and_no_paths():
     assert [s["n"] for s in closest_sources(near, asked)] == [6]  # the others hold none of its words
     html = render_closest(near, asked)
     assert "含问题词 2/3：东岭、冲锋舟" in html and "相关度" not in html and "第1段" not in html
+    marked = [{**near[0], "text": "# 东岭街道防汛应急预案\n\n## 一、总则\n冲锋舟由 #3 仓库保管"}]
+    assert "东岭街道防汛应急预案 一、总则 冲锋舟由 #3 仓库保管" in render_closest(marked, asked)  # no heading marks
     assert "没有检索到与问题用词相近的原文" in render_closest(sources, asked)
+    for shown in (html, render_closest(sources, asked)):  # either way the panel says what to do next
+        assert "换个说法再问、点一个示例问题，或在“知识库”页上传含有答案的文档" in shown
     view = TurnView("q", answer=answer, graph_paths=[_path("prefetch", "c1", "附件1")], done=True)
     fig = turn_paths_figure(view, {})
     assert not fig.data and "不画检索路径" in fig.layout.annotations[0].text

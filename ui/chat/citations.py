@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from ui.library.render import library_label
+from ui.icons import icon
+from ui.library.render import library_badge
 from ui.safe import clip, h
 
 CONTEXT = 90  # characters of plain context shown before and after a cited span
@@ -101,8 +102,8 @@ def render_source(source: Mapping | None, text: str | None, answer: str = "") ->
 
 def _doc_card(doc: Mapping, sources: Sequence[Mapping], text: str | None, terms: Sequence[str]) -> str:
     numbers = " ".join(f"[{n}]" for n in doc.get("sources", ()))
-    head = (f'<header><span class="cite-title">📄 {h(doc["title"])}</span>'
-            f'<span class="cite-lib">{h(library_label(doc.get("library", "")))}</span><span class="cite-nums">{h(numbers)}</span></header>')
+    head = (f'<header><span class="cite-title">{icon("doc")}{h(doc["title"])}</span>'
+            f'<span class="cite-lib">{library_badge(doc.get("library", ""))}</span><span class="cite-nums">{h(numbers)}</span></header>')
     snippets = []
     if text is None:  # the document was deleted after the turn: show the text the turn quoted
         for s in sources:
@@ -210,7 +211,7 @@ def _table(text: str, lo: int, rows: Sequence[tuple[int, int]], level: Sequence[
             cells = cells[:-1]  # a trailing pipe
         body.append("<tr>" + "".join(f"<td>{_pieces(text, lo, *_strip(text, a, b), level)}</td>" for a, b in cells)
                     + "</tr>")
-    return f'<table class="cite-table">{"".join(body)}</table>'
+    return f'<div class="cite-table-wrap"><table class="cite-table">{"".join(body)}</table></div>'
 
 
 def _strip(text: str, a: int, b: int) -> tuple[int, int]:

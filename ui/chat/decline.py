@@ -7,6 +7,7 @@ decline it would call an unrelated passage fully relevant.
 """
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 from kb.answer.question import word_spans
@@ -18,6 +19,9 @@ from ui.safe import clip, h
 
 CLOSEST = 3  # passages listed under a declined answer
 PASSAGE_CHARS = 220
+# what a visitor can do next: a decline that stops at "not found" leaves a first-time visitor stuck
+NEXT_STEP = "可以换个说法再问、点一个示例问题，或在“知识库”页上传含有答案的文档。"
+_HEADING_MARK = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+", re.MULTILINE)  # a Markdown file's `## 一、总则`
 PATHS_NOTE = "回答没有在知识库中找到答案，所以这里不画检索路径（点“显示全部路径”可查看，均为淡色）。"
 
 
@@ -49,7 +53,7 @@ def render_closest(sources: Sequence[Mapping], question: str = "", limit: int = 
     closest = closest_sources(sources, question, limit)
     if not closest:
         return (f'<div class="annex-cites"><div class="decline-note">知识库中没有找到这个问题的答案，也没有检索到'
-                f'与问题用词相近的原文（共检索到 {len(sources)} 段，都不含问题中的词语）。</div></div>')
+                f'与问题用词相近的原文（共检索到 {len(sources)} 段，都不含问题中的词语）。{NEXT_STEP}</div></div>')
     head = (f'<div class="decline-note">知识库中没有找到这个问题的答案。下面是检索到的与问题用词最接近的 '
             f'{len(closest)} 段原文（共检索到 {len(sources)} 段），它们不回答这个问题，仅供参考：</div>')
     items = []
@@ -57,8 +61,14 @@ def render_closest(sources: Sequence[Mapping], question: str = "", limit: int = 
         items.append(
             f'<li class="decline-passage"><div class="cite-where">{h(where(s))} · 《{h(s["doc_title"])}》'
             f'<span class="cite-how">{h(how_reached(s))} · {h(_closeness(s, question))}</span></div>'
-            f'<div class="cite-text">{h(clip(" ".join(s.get("text", "").split()), PASSAGE_CHARS))}</div></li>')
-    return f'<div class="annex-cites annex-closest">{head}<ol>{"".join(items)}</ol></div>'
+            f'<div class="cite-text">{h(clip(_one_paragraph(s.get("text", "")), PASSAGE_CHARS))}</div></li>')
+    return (f'<div class="annex-cites annex-closest">{head}<ol>{"".join(items)}</ol>'
+            f'<div class="decline-note">{NEXT_STEP}</div></div>')
+
+
+def _one_paragraph(text: str) -> str:
+    """A passage as one run of text: its lines joined, without the `#` marks of Markdown headings."""
+    return " ".join(_HEADING_MARK.sub("", text).split())
 
 
 def _closeness(source: Mapping, question: str) -> str:

@@ -27,6 +27,7 @@ OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "th
 KNOBS = ("library_ids", "top_k", "threshold", "enable_hybrid_search", "enable_rerank", "enable_context_expansion", "hops",
          "think", "history_turns")
 DEFAULTS = TurnRequest("")
+EMPTY_QUESTION = "还没有输入问题：在下面的输入框里写一个问题，或点一个示例问题。"  # the pipeline's own message is for the API
 Update = dict[str, Any]
 
 
@@ -53,6 +54,10 @@ class ChatHandlers:
             session: str | None = None) -> Iterator[Update]:
         """Run one turn over the libraries `session` may see and stream the chat and the side panels."""
         owner = owner or new_owner()
+        if not (question or "").strip():
+            gr.Warning(EMPTY_QUESTION)
+            yield {"owner": owner}
+            return
         try:
             request = self.service.sessions.scope(self.request(question, conversation_id, owner, *knobs), session)
             events = self.service.pipeline.run(request)

@@ -15,9 +15,9 @@ from ui.chat.turn_view import TurnView, turns_from_history
 
 PARAM = "conversation"
 _ID = re.compile(r"[0-9a-f]{32}")  # what History.create_conversation makes (uuid4().hex)
-READ_ONLY = ("🔗 这是分享链接打开的会话（只读）：下面是原来的问答和它的引用、路径。"
+READ_ONLY = ("这是分享链接打开的会话（只读）：下面是原来的问答和它的引用、路径。"
              "在这里提问会开始一个属于你自己的新会话。")
-OWN = "💬 这是你自己的新会话（由分享链接开始；原会话没有改动，地址栏已换成你这段会话的链接）。"
+OWN = "这是你自己的新会话（由分享链接开始；原会话没有改动，地址栏已换成你这段会话的链接）。"
 
 
 def notice_after(shared_id: str, conversation_id: str) -> tuple[str, bool]:

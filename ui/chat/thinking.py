@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from ui.chat.turn_view import TurnView
+from ui.icons import icon
 from ui.safe import h
 
 EMPTY = '<div class="annex-empty">提问后，这里显示检索查询、命中的片段数、每一次图谱跳转，以及模型的思考（如有）。</div>'
-_STEPS = (("追问", "💬"), ("检索查询", "🔎"), ("检索", "📑"), ("图谱预取", "🔗"))
+_STEPS = (("追问", "chat"), ("检索查询", "search"), ("检索", "layers"), ("图谱预取", "link"))  # line prefix → icon
 
 
 def render_thinking(view: TurnView | None) -> str:
@@ -14,20 +15,20 @@ def render_thinking(view: TurnView | None) -> str:
         return EMPTY
     items = []
     for line in view.trace:
-        icon = next((i for prefix, i in _STEPS if line.startswith(prefix)), "•")
+        mark = icon(next((i for prefix, i in _STEPS if line.startswith(prefix)), "dot"))
         kind, sep, rest = line.partition("：")
         text = f"<b>{h(kind)}</b>：{h(rest)}" if sep else h(line)
-        items.append(f"<li><span class='think-icon'>{icon}</span>{text}</li>")
+        items.append(f"<li><span class='think-icon'>{mark}</span>{text}</li>")
     for item in view.attachments:
         if item.get("resolved"):
             text = f"<b>回答后跳转</b>：“{h(item['line'])}” → {h(item['doc_title'])} · {h(item['label'])} {h(item['title'])}"
-            items.append(f"<li><span class='think-icon'>📎</span>{text}（{h(_match(item.get('match', '')))}）</li>")
+            items.append(f"<li><span class='think-icon'>{icon('clip')}</span>{text}（{h(_match(item.get('match', '')))}）</li>")
         else:
-            items.append(f"<li><span class='think-icon'>✗</span><b>回答后跳转</b>：“{h(item['line'])}” 未找到对应附件</li>")
+            items.append(f"<li><span class='think-icon'>{icon('cross')}</span><b>回答后跳转</b>：“{h(item['line'])}” 未找到对应附件</li>")
     parts = [f"<ol class='think-steps'>{''.join(items)}</ol>" if items else ""]
     if view.model_thinking.strip():
         parts.append(f"<div class='think-model'><b>模型思考</b><pre>{h(view.model_thinking.strip())}</pre></div>")
-    parts += [f"<div class='think-warning'>⚠️ {h(w)}</div>" for w in view.warnings]
+    parts += [f"<div class='think-warning'>{icon('alert')}{h(w)}</div>" for w in view.warnings]
     parts.append(f"<div class='think-meta'>{h(_meta(view))}</div>")
     return f"<div class='annex-thinking'>{''.join(parts)}</div>"
 

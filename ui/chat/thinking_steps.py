@@ -9,9 +9,9 @@ from typing import Any, Mapping
 
 from ui.safe import md
 
-# step → (name, icon), in the order a turn runs them; the keys are the pipeline's `step` names.
-STEPS = (("retrieval", "检索", "🔎"), ("prefetch", "图谱预取", "🔗"), ("model", "模型", "🤖"),
-         ("hop", "回答后跳转", "📎"))
+# (step, name) in the order a turn runs them; the keys are the pipeline's `step` names. The titles are plain text
+# (a chat title keeps no markup), so no icon: an emoji would be an empty box where no emoji font is installed.
+STEPS = (("retrieval", "检索"), ("prefetch", "图谱预取"), ("model", "模型"), ("hop", "回答后跳转"))
 _PREFIXES = (("图谱预取", "prefetch"), ("检索", "retrieval"), ("追问", "retrieval"))  # a stored trace line's step, by its first words
 
 
@@ -22,7 +22,7 @@ def step_of(line: str) -> str:
 
 def step_lines(view: Any) -> dict[str, list[str]]:
     """Markdown lines (escaped) of each step."""
-    lines: dict[str, list[str]] = {step: [] for step, _, _ in STEPS}
+    lines: dict[str, list[str]] = {step: [] for step, _ in STEPS}
     for line in view.trace:
         lines[step_of(line)].append(f"- {md(line)}")
     if view.model:
@@ -53,14 +53,14 @@ def thinking_messages(view: Any, key: str, title: str, working: str) -> list[dic
         parent["duration"] = round(view.elapsed_ms / 1000, 2)
     lines = step_lines(view)
     timings: Mapping[str, float] = getattr(view, "steps", None) or {}
-    present = [step for step, _, _ in STEPS if lines[step] or step in timings]
-    summary = " · ".join(f"{name} {_ms(timings.get(step))}".strip() for step, name, _ in STEPS if step in present)
+    present = [step for step, _ in STEPS if lines[step] or step in timings]
+    summary = " · ".join(f"{name} {_ms(timings.get(step))}".strip() for step, name in STEPS if step in present)
     messages = [{"role": "assistant", "content": summary or working, "metadata": parent}]
-    for i, (step, name, icon) in enumerate(STEPS):
+    for i, (step, name) in enumerate(STEPS):
         if step not in present:
             continue
-        later = any(s in present for s, _, _ in STEPS[i + 1:])
-        meta: dict[str, Any] = {"title": f"{icon} {name}",  # Gradio shows the duration beside the title
+        later = any(s in present for s, _ in STEPS[i + 1:])
+        meta: dict[str, Any] = {"title": name,  # Gradio shows the duration beside the title
                                 "id": f"{key}-{step}", "parent_id": key,
                                 "status": "done" if view.done or later else "pending"}
         if step in timings:

@@ -12,8 +12,8 @@ from ui.chat.thinking_steps import thinking_messages
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
-THINKING_TITLE = "🧭 思考过程 · 检索与图谱跳转"
-ATTACHMENTS_TITLE = f"📎 {ATTACHMENT_BLOCK_TITLE} · 经图谱取回的附件原文"
+THINKING_TITLE = "思考过程 · 检索与图谱跳转"
+ATTACHMENTS_TITLE = f"{ATTACHMENT_BLOCK_TITLE} · 经图谱取回的附件原文"
 WORKING = "正在检索…"
 _BLOCK_SPLIT = "\n\n" + ATTACHMENT_BLOCK_HEADER
 

@@ -10,6 +10,7 @@ from kb.model import BODY, Document, IngestResult
 from kb.model import is_private
 from kb.ingest.formats import SHOWN, format_of
 from kb.settings import Settings
+from ui.icons import icon
 from ui.safe import clip, h
 
 STATUS = MappingProxyType({
@@ -20,10 +21,10 @@ STATUS = MappingProxyType({
 })
 DOCUMENT_COLUMNS = ["文档", "格式", "页数", "库", "附件", "片段", "悬空引用", "标签", "id"]
 TEXT_PREVIEW = 20000  # characters of a document's text shown in its view
-PRIVATE_LIBRARY = "🔒 本会话私有库"  # how the session's own private library is shown
+PRIVATE_LIBRARY = "本会话私有库"  # how the session's own private library is shown
 
 
-BUNDLED_LIBRARY = "📚 示例库"  # the bundled corpus's library under its default name (Settings.default_library)
+BUNDLED_LIBRARY = "示例库"  # the bundled corpus's library under its default name (Settings.default_library)
 
 
 def library_label(library: str) -> str:
@@ -31,6 +32,11 @@ def library_label(library: str) -> str:
     if is_private(library):
         return PRIVATE_LIBRARY
     return BUNDLED_LIBRARY if library == Settings.default_library else library
+
+
+def library_badge(library: str) -> str:
+    """HTML of a library's name with its icon: a lock for the session's own, a book for a shared one."""
+    return icon("lock" if is_private(library) else "book") + h(library_label(library))
 
 
 def library_choices(libraries: Sequence[str]) -> list[tuple[str, str]]:
@@ -57,7 +63,7 @@ def ingest_results_html(results: Sequence[IngestResult]) -> str:
         return f'<div class="annex-empty">没有可入库的文件（支持 {SHOWN}）。</div>'
     rows = []
     for r in results:
-        icon, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
+        mark, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
         doc = r.document
         if r.error:
             detail = h(r.error)
@@ -73,7 +79,7 @@ def ingest_results_html(results: Sequence[IngestResult]) -> str:
                 detail += f'<div class="kb-dangling">⚠ {h(note)}</div>'
         else:
             detail = ""
-        rows.append(f'<tr class="kb-{cls}"><td>{icon} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
+        rows.append(f'<tr class="kb-{cls}"><td>{mark} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
     ok = sum(1 for r in results if r.status != "error")
     head = f'<div class="kb-summary">{ok} 个文件成功，{len(results) - ok} 个失败</div>'
     return f'{head}<table class="kb-table"><tr><th>结果</th><th>文件</th><th>详情</th></tr>{"".join(rows)}</table>'
@@ -120,8 +126,8 @@ def document_view_html(doc: Document | None) -> str:
     preview = doc.text[:TEXT_PREVIEW] + ("\n…" if len(doc.text) > TEXT_PREVIEW else "")
     body_chunks = sum(1 for c in doc.chunks if c.attachment == BODY)
     return (
-        f'<div class="kb-doc"><h3>📄 {h(doc.title)}</h3>'
-        f'<div class="kb-meta">库：{h(library_label(doc.library))} · 文件：{h(files)} · {len(doc.text)} 字 · '
+        f'<div class="kb-doc"><h3>{icon("doc")}{h(doc.title)}</h3>'
+        f'<div class="kb-meta">库：{library_badge(doc.library)} · 文件：{h(files)} · {len(doc.text)} 字 · '
         f'{len(doc.chunks)} 个片段（正文 {body_chunks}）{tags} · id {h(doc.id)}</div>'
         f"<h4>附件（{len(doc.attachments)}）</h4>"
         + (f'<table class="kb-table"><tr><th>编号</th><th>名称</th><th>字数</th><th>被谁引用</th></tr>{att_rows}</table>'

@@ -28,6 +28,10 @@ from ui.client import client_address
 from ui.safe import toast
 
 ALL_LIBRARIES = "全部"
+# DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
+# widest; a phone scrolls the list sideways. Without widths Gradio sizes them by content and 附件 runs off the edge;
+# percentages would squeeze a phone's columns to a character each.
+COLUMN_WIDTHS = [150, 86, 36, 72, 158, 44, 52, 44, 78]
 ProgressFn = Callable[..., object]
 
 
@@ -77,6 +81,9 @@ class KnowledgeBase:
         finally:
             discard_uploads(files)  # the stores hold the text now; Gradio would serve its copy at /gradio_api/file=
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
+        failed = sum(1 for r in results if r.status == "error")
+        # said where the eye is too: on a phone the results below the button are a screen away
+        (gr.Warning if failed else gr.Info)(toast(f"入库完成：{len(results) - failed} 个文件成功，{failed} 个失败，详情见“入库”按钮下方。"))
         return head + ingest_results_html(results)
 
     def check_token(self, token: str, client: str = "") -> None:
@@ -184,7 +191,7 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
         with gr.Column(scale=6):
             gr.Markdown("### 文档")
             table = gr.Dataframe(value=rows, headers=DOCUMENT_COLUMNS, interactive=False, wrap=True, max_height=300,
-                                 elem_id="kb-documents")
+                                 column_widths=COLUMN_WIDTHS, elem_id="kb-documents")
             with gr.Row():
                 selected = gr.Dropdown(choices, value=None, label="查看文档", scale=4)
                 with gr.Column(scale=2, min_width=160):
