@@ -6,7 +6,6 @@ every chunk's text already (kb/search/readmodels.py), and Chroma's own store of 
 """
 from __future__ import annotations
 
-import threading
 from typing import Any, Iterator, Sequence
 
 import chromadb
@@ -98,21 +97,17 @@ class ChromaVectorStore:
             self.max_batch = self.client.get_max_batch_size()
         for name, collection in self.collections.items():
             self._check_config(name, collection.configuration_json)
-        self._held: dict[str, set[str]] | None = None  # doc id → libraries its vectors may be in (see libraries())
-        self._held_lock = threading.Lock()
 
     def upsert_documents(self, docs: Sequence[Document]) -> None:
         """Write every chunk of the documents, replacing what was stored for those document ids."""
         latest = {doc.id: doc for doc in docs}  # a doc given twice: the last one wins
         if not latest:
             return
-        with self._held_lock:
-            held = [doc_id for doc_id in latest if doc_id in self._held_map()]  # the others have no vectors here
-        self._hold({doc_id: doc.library for doc_id, doc in latest.items()}, replace=False)  # before any vector lands
+        held = self._stored_ids(list(latest))  # by primary key: no delete for a document Chroma never held
         if held:
-            with self._errors(f"remove the old chunks of {len(held)} documents"):
-                for collection in self.collections.values():
-                    collection.delete(where={"doc_id": {"$in": held}})
+            with self._errors(f"remove the old chunks of {len(latest)} documents"):
+                for name, ids in held.items():
+                    self.collections[name].delete(ids=ids)
         rows: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {name: [] for name in COLLECTIONS}
         for doc in latest.values():
             titles = {a.label: a.title for a in doc.attachments}
@@ -139,7 +134,18 @@ class ChromaVectorStore:
                 embeddings = (self._uncached if private else self.embedder).embed_passages(to_embed)
                 with self._errors(f"add {len(ids)} chunks to {name}"):  # no documents: see the module docstring
                     self.collections[name].add(ids=ids, embeddings=embeddings, metadatas=metadatas)  # type: ignore[arg-type]
-        self._hold({doc_id: doc.library for doc_id, doc in latest.items()}, replace=True)
+
+    def _stored_ids(self, doc_ids: list[str]) -> dict[str, list[str]]:
+        """The ids of the chunks stored for these documents, per collection (only the collections that hold some)."""
+        found: dict[str, list[str]] = {}
+        with self._errors(f"look up the stored chunks of {len(doc_ids)} documents"):
+            for name, collection in self.collections.items():
+                for lo in range(0, len(doc_ids), _IDS_PER_GET):
+                    where = {"doc_id": {"$in": doc_ids[lo : lo + _IDS_PER_GET]}}
+                    ids = collection.get(where=where, include=[])["ids"]  # type: ignore[arg-type]
+                    if ids:
+                        found.setdefault(name, []).extend(ids)
+        return found
 
     def delete_document(self, doc_id: str) -> int:
         """Remove every chunk of a document from both collections; returns how many were removed."""
@@ -150,43 +156,7 @@ class ChromaVectorStore:
                 if ids:
                     collection.delete(ids=ids)
                 removed += len(ids)
-        self._hold({doc_id: None}, replace=True)
         return removed
-
-    def libraries(self) -> frozenset[str]:
-        """Every library that holds vectors here, or may: a write under way counts from before its first vector."""
-        with self._held_lock:
-            held = self._held_map()
-            return frozenset(library for libraries in held.values() for library in libraries)
-
-    def _hold(self, libraries: dict[str, str | None], replace: bool) -> None:
-        """Record which library each document's vectors are in: added to (a write starting) or replacing what was
-        recorded (a write done; None: deleted)."""
-        with self._held_lock:
-            held = self._held_map()
-            for doc_id, library in libraries.items():
-                if replace:
-                    held.pop(doc_id, None)
-                if library is not None:
-                    held.setdefault(doc_id, set()).add(library)
-
-    def _held_map(self) -> dict[str, set[str]]:
-        """The doc id → libraries map, read from the collections' metadata on first use (callers hold the lock)."""
-        if self._held is None:
-            held: dict[str, set[str]] = {}
-            with self._errors("list the libraries"):
-                for collection in self.collections.values():
-                    offset = 0
-                    while True:
-                        page = collection.get(include=["metadatas"], limit=_PAGE, offset=offset)
-                        metadatas = page["metadatas"] or []
-                        for meta in metadatas:
-                            held.setdefault(str(meta["doc_id"]), set()).add(str(meta["library"]))
-                        if len(metadatas) < _PAGE:
-                            break
-                        offset += _PAGE
-            self._held = held
-        return self._held
 
     def query(
         self,

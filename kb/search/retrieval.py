@@ -55,10 +55,7 @@ class Retriever:
         if not libraries:
             return []
         pool = max(CANDIDATES, request.top_k * 2)
-        # The filter is dropped only when it provably keeps everything Chroma holds: a filtered query costs ~20x
-        # an open one on a large store.
-        within = None if set(libraries) >= self.vectors.libraries() else libraries
-        found = self.vectors.query(query, pool, within, request.document_id)
+        found = self._vector_hits(query, pool, libraries, request.document_id, set(libraries) >= index.libraries)
         texts = index.texts([h.chunk_id for h in found])  # Chroma keeps no text: the snapshot's chunks have it
         vector_hits = [h for h in found if h.library in libraries and h.chunk_id in texts]  # never one it lacks
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
@@ -72,6 +69,21 @@ class Retriever:
         if request.enable_context_expansion and hits:
             hits = self._expand(hits)
         return [replace(h, continues=index.continued(h.chunk_id)) for h in hits]
+
+    def _vector_hits(self, query: str, pool: int, libraries: list[str], doc_id: str | None,
+                     everything: bool) -> list[VectorHit]:
+        """The vector store's `pool` closest chunks in these libraries.
+
+        A filtered query costs ~20x an open one on a large store, so a question over every library the read model
+        knows asks without the filter; Chroma may still hold vectors of a library the read model does not know yet
+        (an upload's land batch by batch before its graph commit) or no longer (a crash before a delete's commit).
+        When the open query returns any of those, it is asked again with the filter, so the pool is always full.
+        """
+        if everything:
+            found = self.vectors.query(query, pool, None, doc_id)
+            if all(h.library in libraries for h in found):
+                return found
+        return self.vectors.query(query, pool, libraries, doc_id)
 
     def _expand(self, hits: list[Hit]) -> list[Hit]:
         """Each hit followed by its neighbouring chunks of the same body or attachment (once each)."""

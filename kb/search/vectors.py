@@ -64,9 +64,6 @@ class VectorStore(Protocol):
     def attachment_chunk_ids(self, doc_id: str, label: str) -> list[str]:
         """The ids of one attachment's chunks in the attachment collection, in chunk order."""
 
-    def libraries(self) -> frozenset[str]:
-        """Every library that holds vectors, or may: a write under way counts from before its first vector."""
-
     def doc_ids(self) -> set[str]:
         """Every document id that has chunks stored."""
 
