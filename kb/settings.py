@@ -61,7 +61,7 @@ class Settings:
     max_attachments: int = 500  # attachments one document may hold; a file past it is refused, named on its result
     max_references: int = 20000  # references one document may make; likewise
     parse_seconds: float = 60.0  # time one document's reading may take before the file is refused; 0: no limit
-    max_ocr_pages: int = 100  # scanned pages one PDF may have read by OCR (~16 s of CPU each); more: that file's error
+    max_ocr_pages: int = 100  # scanned pages one PDF may have read by OCR (~8 s of CPU each); more: that file's error
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation
     space_id: str = ""  # SPACE_ID, set by Hugging Face Spaces, also works: the app is running on a Space

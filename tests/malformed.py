@@ -141,7 +141,7 @@ def xlsx_bomb(unpacked_mb: int) -> bytes:
 
 
 def scanned_bomb_pdf(pages: int = 150) -> bytes:
-    """A scanned PDF of many pages: each a small image without text, so each would go to OCR (~16 CPU-s a page)."""
+    """A scanned PDF of many pages: each a small image without text, so each would go to OCR (~8 CPU-s a page)."""
     from PIL import Image, ImageDraw
 
     image = Image.new("L", (200, 280), 255)

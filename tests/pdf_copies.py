@@ -10,8 +10,10 @@ import argparse
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,8 @@ from pathlib import Path
 from typing import Sequence
 
 from markdown_it import MarkdownIt
+
+from kb.ingest.pdf_ocr import ENGINE_SETTINGS
 
 from kb.ingest.text_encoding import decode_text
 
@@ -63,10 +67,27 @@ def chromium_pdf(source: Path, out: Path) -> Path:
     page = out.with_suffix(".html")
     page.write_text(document_html(source), encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="annex-chromium-") as profile:
-        subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-                        f"--print-to-pdf={out}", page.as_uri()], check=True, capture_output=True, timeout=1200)
+        _run_in_group([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                       f"--print-to-pdf={out}", page.as_uri()])
     page.unlink()
     return out
+
+
+WRITER_TIMEOUT = 3600  # seconds: LibreOffice lays out a 46-page plan in minutes on a loaded machine
+
+
+def _run_in_group(command: list[str], timeout: float = WRITER_TIMEOUT) -> None:
+    """Run a PDF writer in a process group of its own; on a timeout the whole group is killed (soffice starts
+    soffice.bin, which a kill of soffice alone leaves running)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command, stderr=err)
 
 
 def soffice_pdf(source: Path, out: Path) -> Path:
@@ -74,9 +95,8 @@ def soffice_pdf(source: Path, out: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="annex-soffice-") as work:
         page = Path(work) / f"{out.stem}.html"
         page.write_text(document_html(source), encoding="utf-8")
-        subprocess.run([SOFFICE, f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to",
-                        "pdf:writer_pdf_Export", "--outdir", work, str(page)], check=True, capture_output=True,
-                       timeout=1200)
+        _run_in_group([SOFFICE, f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to",
+                       "pdf:writer_pdf_Export", "--outdir", work, str(page)])
         shutil.move(Path(work) / f"{out.stem}.pdf", out)
     return out
 
@@ -101,10 +121,11 @@ class CachedOcr:
 
         self.folder, self.engine, self.seconds, self.cpu_seconds, self.pages = folder, None, 0.0, 0.0, 0
         folder.mkdir(parents=True, exist_ok=True)
-        self._make = RapidOCR
+        self._make = lambda: RapidOCR(**ENGINE_SETTINGS)
 
     def __call__(self, image, **kwargs):
-        key = hashlib.sha256(repr((image.shape, sorted(kwargs.items()))).encode() + image.tobytes()).hexdigest()
+        settings = repr((image.shape, sorted(kwargs.items()), ENGINE_SETTINGS))
+        key = hashlib.sha256(settings.encode() + image.tobytes()).hexdigest()
         path = self.folder / f"{key}.json"
         if path.exists():
             kept = json.loads(path.read_text(encoding="utf-8"))

@@ -18,6 +18,12 @@ CROP_MARGIN = 4  # pixels around a line read again on its own
 RULE_MIN_POINTS = 30.0  # a straight dark run this long is a drawn table rule (a character's stroke is at most ~1 em)
 RULE_MAX_POINTS = 2.5  # and at most this thick
 INK = 160  # grey levels below this are ink (a scanned hairline is grey, not black)
+# RapidOCR's defaults cost ~15 s a page here: its detector keeps the page's short side at >= 736 px, so a 200 dpi
+# page is searched for lines at full size (4 s), and its recognizer reads lines six at a time, each padded to the
+# widest of the six, so a short line costs a long one's time (11 s). Lines are found on the page scaled to 1280 px
+# (11 pt text is still ~18 px high there; each line is still read from the full-size page) and read one at a time:
+# ~3-4 s wall a page, the same characters read (measured against the text layer: docs/evaluation.md).
+ENGINE_SETTINGS = {"det_limit_type": "max", "det_limit_side_len": 1280, "rec_rec_batch_num": 1}
 # PP-OCR reads the dash of a range (40－100元, 1%－2%) as the character 一; between two numbers it is the dash.
 _RANGE_DASH = re.compile(r"(?<=[0-9%％])[一—](?=[0-9])")
 _engine = None
@@ -34,7 +40,7 @@ def _reader():
     if _engine is None:
         from rapidocr_onnxruntime import RapidOCR  # the optional extra; imported only when a scanned page comes
 
-        _engine = RapidOCR()
+        _engine = RapidOCR(**ENGINE_SETTINGS)
     return _engine
 
 

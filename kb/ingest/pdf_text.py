@@ -16,7 +16,7 @@ from kb.ingest import pdf_ocr
 from kb.ingest.pdf_layout import CELL_GAP, Box, Page, Rule, page_lines, page_texts
 
 MAX_PAGES = 5000  # a page-count bomb: far more pages than any plan or law
-MAX_OCR_PAGES = 100  # scanned pages read by OCR in one file by default (ANNEX_MAX_OCR_PAGES): ~16 CPU-s a page
+MAX_OCR_PAGES = 100  # scanned pages read by OCR in one file by default (ANNEX_MAX_OCR_PAGES): ~8 CPU-s a page
 MAX_CHARS_PER_PAGE = 50_000  # an object bomb: a page of more characters than any page a person reads
 MAX_OBJECTS_PER_PAGE = 200_000
 RULE_THICKNESS = 2.0  # points: a path this thin and wider than RULE_MIN_WIDTH is a table rule
@@ -69,7 +69,7 @@ def read_pdf(name: str, raw: bytes, progress: PageProgress | None = None,
         if scanned:
             if pdf_ocr.available() and len(scanned) > max_ocr_pages:
                 raise ParseError(name, f"has {len(scanned)} scanned pages, over the {max_ocr_pages} OCR reads for one "
-                                       f"file (about 16 s of CPU a page); split the PDF or raise ANNEX_MAX_OCR_PAGES.")
+                                       f"file (about 8 s of CPU a page); split the PDF or raise ANNEX_MAX_OCR_PAGES.")
             if pdf_ocr.available():
                 for done, index in enumerate(scanned, 1):
                     page = pdf[index]

@@ -168,7 +168,7 @@ def test_a_scanned_page_count_bomb_is_refused_before_ocr_starts(tmp_path):
         pytest.skip('the OCR extra is not installed (pip install -e ".[ocr]")')
     start = time.perf_counter()
     reason = _refused(tmp_path, "扫描炸弹.pdf", raw)
-    assert reason == ("has 150 scanned pages, over the 100 OCR reads for one file (about 16 s of CPU a page); split "
+    assert reason == ("has 150 scanned pages, over the 100 OCR reads for one file (about 8 s of CPU a page); split "
                       "the PDF or raise ANNEX_MAX_OCR_PAGES.")
     assert time.perf_counter() - start < 10  # no page was read by OCR
 
