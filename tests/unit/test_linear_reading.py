@@ -47,9 +47,9 @@ def _seconds(text: str) -> float:
         gc.collect()  # a collection of what earlier cases left is not this document's cost
         gc.disable()
         try:
-            began = time.perf_counter()
+            began = time.process_time()  # CPU seconds: another process's load on a shared machine is not counted
             build_document("lib", parsed, limits=NO_LIMITS)
-            best = min(best, time.perf_counter() - began)
+            best = min(best, time.process_time() - began)
         finally:
             gc.enable()
     return best
@@ -104,9 +104,9 @@ def test_the_answer_section_reader_grows_linearly_with_a_run_in_a_line(run):
         answer = "答案。\n\n**相关附件**\n- 附件1-" + run * n + "表 [1]\n"
         best = float("inf")
         for _ in range(REPEATS):
-            began = time.perf_counter()
+            began = time.process_time()
             extract_section(answer)
-            best = min(best, time.perf_counter() - began)
+            best = min(best, time.process_time() - began)
         return best
 
     small, large = seconds(2000), seconds(4000)
