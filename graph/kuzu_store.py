@@ -282,8 +282,9 @@ def _hint(exc: RuntimeError) -> str:
     return ""
 
 
-# Rows of a table up to which a write creates them one by one rather than COPYing them: COPY's commit into a rel
-# table costs ~0.1 s whatever the rows, creating them costs ~1 ms per 100; past this, COPY's bulk load wins.
+# Rows of a write (every table's together) up to which it creates them one by one rather than COPYing them: COPY's
+# commit into a rel table costs ~0.1 s whatever the rows, creating them ~1 ms per 100; past this, COPY's bulk load
+# wins (a write batch of the benchmark's ingest: 200 documents, ~20,000 rows).
 CREATE_ROWS = 2000
 
 
@@ -294,17 +295,19 @@ def _delete(conn: Any, doc_ids: list[str]) -> None:
 
 def _load(conn: Any, batch: Batch) -> None:
     conn.execute(cypher.MERGE_LIBRARIES, {"libraries": batch.libraries})
-    for table, columns in batch.nodes():
-        _copy(conn, table, columns)
-    for table, src, dst, columns in batch.rels():
-        _copy(conn, table, columns, src, dst)
+    tables = [(table, "", "", columns) for table, columns in batch.nodes()] + batch.rels()
+    create = sum(_count(columns) for *_, columns in tables) <= CREATE_ROWS  # a small write: an upload, a delete's redo
+    for table, src, dst, columns in tables:
+        if _count(columns):
+            _write_rows(conn, table, columns, src, dst, create)
 
 
-def _copy(conn: Any, table: str, columns: Columns, src: str = "", dst: str = "") -> None:
-    rows = len(next(iter(columns.values())))
-    if not rows:
-        return
-    if rows <= CREATE_ROWS:
+def _count(columns: Columns) -> int:
+    return len(next(iter(columns.values())))
+
+
+def _write_rows(conn: Any, table: str, columns: Columns, src: str, dst: str, create: bool) -> None:
+    if create:
         names = tuple(columns)
         records = [dict(zip(names, values)) for values in zip(*columns.values())]
         conn.execute(cypher.create_statement(table, names, src, dst), {"rows": records})
