@@ -97,6 +97,12 @@ def check_contract(open_store: Callable[[], VectorStore]) -> None:
     supplies = store.query("应急物资", 10, libraries=["demo"], doc_id="plan")
     assert [h.chunk_id for h in supplies][:1] == ["plan:附件12:0"]
     assert store.query("？！。", 5) == []  # nothing to compare, so nothing matched
+    # nearest(): query() over both collections without the metadata, same ids, order and similarities.
+    for text, libraries, doc_id in ((PHONE_QUESTION, None, None), ("污染物 税额", ["law"], None),
+                                    ("应急物资", ["demo"], "plan"), ("应急", None, "law")):
+        full = store.query(text, 3, libraries, doc_id)
+        assert full and store.nearest(text, 3, libraries, doc_id) == [(h.chunk_id, h.score) for h in full]
+    assert store.nearest("污染物 税额", 10, libraries=[]) == [] and store.nearest("？！。", 5) == []
     with pytest.raises(ValueError, match="annex_body"):
         store.query("应急", 5, collections=("annex_other",))
 

@@ -51,14 +51,16 @@ class BM25Index:
         return BM25Index(segments, self._vocab, self._view, self._library_of, self.libraries, self.citing,
                          self._continues)
 
-    def holds(self, doc_id: str) -> bool:
-        """Whether the snapshot holds this document (a vector hit of any other is dropped)."""
-        return self._library_of(doc_id) is not None
-
-    def texts(self, chunk_ids: Sequence[str]) -> dict[str, str]:
-        """The text of each of these chunks that a document of the snapshot holds (a vector hit's, which Chroma
-        does not keep)."""
-        return {c.id: c.text for c in self._view.chunks_by_id(chunk_ids) if self._library_of(c.doc_id) is not None}
+    def placed(self, chunk_ids: Sequence[str]) -> list[IndexedChunk]:
+        """The chunks among these ids that a document of the snapshot holds, in the order asked, with their text and
+        place (a vector hit's: Chroma keeps neither, and one of a document the snapshot lacks is dropped)."""
+        out = []
+        for chunk in self._view.chunks_by_id(chunk_ids):
+            library = self._library_of(chunk.doc_id)
+            if library is not None:
+                out.append(IndexedChunk(chunk.id, chunk.doc_id, library, chunk.attachment, chunk.index, chunk.start,
+                                        chunk.end, chunk.text, continues=self.continued(chunk.id)))
+        return out
 
     @property
     def size(self) -> int:
@@ -78,11 +80,5 @@ class BM25Index:
         vocab = self._vocab
         words = [vocab[w] for w in tokenize(query) if w in vocab]
         found = self.segments.search(words, k, libraries, doc_id)
-        out = []
-        for chunk in self._view.chunks_by_id([chunk_id for chunk_id, _ in found]):
-            library = self._library_of(chunk.doc_id)
-            if library is not None:
-                out.append(IndexedChunk(chunk.id, chunk.doc_id, library, chunk.attachment, chunk.index, chunk.start,
-                                        chunk.end, chunk.text, continues=self.continued(chunk.id)))
         scores = dict(found)
-        return [(c, scores[c.chunk_id]) for c in out]
+        return [(c, scores[c.chunk_id]) for c in self.placed([chunk_id for chunk_id, _ in found])]

@@ -167,6 +167,23 @@ class ChromaVectorStore:
         collections: Sequence[str] = COLLECTIONS,
     ) -> list[VectorHit]:
         """The k closest chunks across the collections, best first, filtered by library and document."""
+        rows = self._nearest_rows(text, k, libraries, doc_id, collections, ["metadatas", "distances"])
+        hits = [hit for result in rows for hit in _hits(result)]
+        hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
+        return hits[:k]
+
+    def nearest(self, text: str, k: int, libraries: Sequence[str] | None = None,
+                doc_id: str | None = None) -> list[tuple[str, float]]:
+        """The k closest chunk ids of both collections and their cosine similarity, best first (no metadata read)."""
+        rows = self._nearest_rows(text, k, libraries, doc_id, COLLECTIONS, ["distances"])
+        found = [(chunk_id, 1.0 - float(distance)) for result in rows
+                 for chunk_id, distance in zip(result["ids"][0], result["distances"][0])]
+        found.sort(key=lambda pair: (-pair[1], pair[0]))
+        return found[:k]
+
+    def _nearest_rows(self, text: str, k: int, libraries: Sequence[str] | None, doc_id: str | None,
+                      collections: Sequence[str], include: list[str]) -> list[Any]:
+        """One Chroma QueryResult per collection for the text's vector (none when nothing can match)."""
         unknown = [name for name in collections if name not in self.collections]
         if unknown:
             raise ValueError(f"Unknown collection(s) {unknown}; the collections are {list(COLLECTIONS)}.")
@@ -178,21 +195,14 @@ class ChromaVectorStore:
         if not np.any(vector):  # nothing to compare: the query has no letters or digits
             return []
         where = _where(libraries, doc_id)
-        hits: list[VectorHit] = []
+        rows = []
         for name in collections:
-            collection = self.collections[name]
             # No count() first: Chroma 1.x returns what it has when asked for more (or for an empty
             # collection), and a count costs ~5 ms per collection at 100k chunks.
             with self._errors(f"query {name}"):
-                result = collection.query(
-                    query_embeddings=vector,  # type: ignore[arg-type]
-                    n_results=k,
-                    where=where,  # type: ignore[arg-type]
-                    include=["metadatas", "distances"],
-                )
-            hits.extend(_hits(result))
-        hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
-        return hits[:k]
+                rows.append(self.collections[name].query(query_embeddings=vector, n_results=k,  # type: ignore[arg-type]
+                                                         where=where, include=include))  # type: ignore[arg-type]
+        return rows
 
     def attachment_chunk_ids(self, doc_id: str, label: str) -> list[str]:
         """The ids of one attachment's chunks in the attachment collection, in chunk order (the keyword baseline's

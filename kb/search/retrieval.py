@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Sequence
 from kb.search.bm25 import BM25Index, IndexedChunk
 from kb.search.rerank import Reranker
 from kb.turn import Hit, TurnRequest
-from kb.search.vectors import VectorHit, VectorStore
+from kb.search.vectors import VectorStore
 
 RRF_K = 60
 CANDIDATES = 50  # per retriever, before threshold and topK
@@ -55,11 +55,10 @@ class Retriever:
         if not libraries:
             return []
         pool = max(CANDIDATES, request.top_k * 2)
-        found = self._vector_hits(query, pool, libraries, request.document_id, set(libraries) >= index.libraries)
-        texts = index.texts([h.chunk_id for h in found])  # Chroma keeps no text: the snapshot's chunks have it
-        vector_hits = [h for h in found if h.library in libraries and h.chunk_id in texts]  # never one it lacks
+        vector_hits = self._vector_hits(index, query, pool, libraries, request.document_id,
+                                        set(libraries) >= index.libraries)
         word_hits = index.search(query, pool, libraries, request.document_id) if request.enable_hybrid_search else []
-        hits = fuse(vector_hits, word_hits, texts)
+        hits = fuse(vector_hits, word_hits)
         hits = keep(hits, request.threshold, request.top_k, index.citing if leads else frozenset(),
                     ATTACHMENT_PLACES if leads else 0)
         if request.enable_rerank and hits:
@@ -70,9 +69,10 @@ class Retriever:
             hits = self._expand(hits)
         return [replace(h, continues=index.continued(h.chunk_id)) for h in hits]
 
-    def _vector_hits(self, query: str, pool: int, libraries: list[str], doc_id: str | None,
-                     everything: bool) -> list[VectorHit]:
-        """The vector store's `pool` closest chunks in these libraries.
+    def _vector_hits(self, index: BM25Index, query: str, pool: int, libraries: list[str], doc_id: str | None,
+                     everything: bool) -> list[tuple[IndexedChunk, float]]:
+        """The vector store's `pool` closest chunks in these libraries, placed by the snapshot (Chroma returns ids and
+        similarities only: the snapshot holds each chunk's text, document and library).
 
         A filtered query costs ~20x an open one on a large store, so a question over every library the read model
         knows asks without the filter; Chroma may still hold vectors of a library the read model does not know yet
@@ -80,10 +80,12 @@ class Retriever:
         When the open query returns any of those, it is asked again with the filter, so the pool is always full.
         """
         if everything:
-            found = self.vectors.query(query, pool, None, doc_id)
-            if all(h.library in libraries for h in found):
-                return found
-        return self.vectors.query(query, pool, libraries, doc_id)
+            found = self.vectors.nearest(query, pool, None, doc_id)
+            placed = index.placed([chunk_id for chunk_id, _ in found])
+            if len(placed) == len(found):
+                return _scored(placed, found)
+        found = self.vectors.nearest(query, pool, libraries, doc_id)
+        return _scored([c for c in index.placed([chunk_id for chunk_id, _ in found]) if c.library in libraries], found)
 
     def _expand(self, hits: list[Hit]) -> list[Hit]:
         """Each hit followed by its neighbouring chunks of the same body or attachment (once each)."""
@@ -132,30 +134,30 @@ def keep(hits: Sequence[Hit], threshold: float, top_k: int, citing: frozenset[st
     return [h for h in hits if h.chunk_id in chosen]
 
 
-def fuse(vector_hits: Sequence[VectorHit], word_hits: Sequence[tuple[IndexedChunk, float]],
-         texts: Mapping[str, str]) -> list[Hit]:
-    """Reciprocal rank fusion of the two lists; score = best relative score (see module docstring). `texts`: the
-    text of each vector hit's chunk."""
-    best_vector = max((h.score for h in vector_hits), default=0.0)
-    best_words = max((s for _, s in word_hits), default=0.0)
+def fuse(vector_hits: Sequence[tuple[IndexedChunk, float]], word_hits: Sequence[tuple[IndexedChunk, float]]
+         ) -> list[Hit]:
+    """Reciprocal rank fusion of the two lists (each a chunk and its retriever's score, best first); score = best
+    relative score (see module docstring)."""
     rrf: dict[str, float] = {}
     hits: dict[str, Hit] = {}
-    for rank, h in enumerate(vector_hits):
-        rrf[h.chunk_id] = rrf.get(h.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
-        relative = max(0.0, h.score) / best_vector if best_vector > 0 else 0.0
-        hits[h.chunk_id] = Hit(h.chunk_id, h.doc_id, h.library, h.attachment, h.index, h.start, h.end, texts[h.chunk_id],
-                               score=relative, vector_score=h.score)
-    for rank, (c, s) in enumerate(word_hits):
-        rrf[c.chunk_id] = rrf.get(c.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
-        relative = s / best_words if best_words > 0 else 0.0
-        known = hits.get(c.chunk_id)
-        if known is None:
-            hits[c.chunk_id] = Hit(c.chunk_id, c.doc_id, c.library, c.attachment, c.index, c.start, c.end, c.text,
-                                   score=relative, bm25_score=s)
-        else:
-            hits[c.chunk_id] = replace(known, score=max(known.score, relative), bm25_score=s)
+    for kind, found in (("vector", vector_hits), ("bm25", word_hits)):
+        best = max((s for _, s in found), default=0.0)
+        for rank, (c, s) in enumerate(found):
+            rrf[c.chunk_id] = rrf.get(c.chunk_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            relative = max(0.0, s) / best if best > 0 else 0.0
+            known = hits.get(c.chunk_id)
+            if known is None:
+                known = hits[c.chunk_id] = Hit(c.chunk_id, c.doc_id, c.library, c.attachment, c.index, c.start,
+                                               c.end, c.text, score=relative)
+            hits[c.chunk_id] = replace(known, score=max(known.score, relative), **{f"{kind}_score": s})
     order = sorted(hits, key=lambda cid: (-rrf[cid], cid))
     return [replace(hits[cid], score=round(min(1.0, hits[cid].score), 6)) for cid in order]
+
+
+def _scored(placed: Sequence[IndexedChunk], found: Sequence[tuple[str, float]]) -> list[tuple[IndexedChunk, float]]:
+    """The placed chunks with the similarity the vector store found them at, in its order."""
+    score = dict(found)
+    return [(c, score[c.chunk_id]) for c in placed]
 
 
 OWN_WORDS_WEIGHT = 0.5  # a follow-up's own words rank below its reading: 西岭街道呢？ alone matches any 西岭 chunk
