@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from sys import intern
 from typing import Any, Callable, Iterator, Sequence
 
 import pyarrow as pa
@@ -149,7 +150,8 @@ class KuzuGraphStore:
         """Every chunk (for the BM25 index), in document and chunk order."""
         rows = self._read(cypher.ALL_CHUNKS, bulk=True)
         rows.sort(key=lambda row: (row[1], row[7]))  # doc_id, pos
-        return [Chunk(*row[:7]) for row in rows]
+        # One string a document and a label, not one a chunk: the read models hold every chunk (~10 MB at 92k).
+        return [Chunk(c, intern(d), intern(a), *rest) for c, d, a, *rest in (row[:7] for row in rows)]
 
     def reference_edges(self) -> list[ReferenceEdge]:
         """Every traversable REFERENCES edge, from chunks and from attachments, read from one snapshot."""

@@ -47,6 +47,7 @@ class Segments:
             ids = [row.ids for row in self.main_rows]
             self._main.index((ids, {str(i): i for i in range(max(vocab_size, 1))}), create_empty_token=False,
                              show_progress=False)
+            _forget_vocab(self._main)
             self._avgdl = float(np.mean([len(i) for i in ids]))
         self._df = np.diff(self._main.scores["indptr"]) if self._main is not None else np.zeros(0, dtype=np.int64)
         self._vocab = len(self._df)  # words the main segment knows (ids below this)
@@ -106,7 +107,7 @@ class Segments:
         delta; None when nothing usable was saved there."""
         try:
             meta = json.loads((folder / ROWS_FILE).read_text(encoding="utf-8"))
-            main = bm25s.BM25.load(str(folder), mmap=True)
+            main = bm25s.BM25.load(str(folder), mmap=True, load_vocab=False)
         except (OSError, ValueError, KeyError):
             return None  # absent, or written by another version: built again from the stored words
         rows = []
@@ -172,6 +173,14 @@ class Segments:
             return sp.csr_matrix((0, width), dtype=np.float32)
         return sp.csr_matrix((np.concatenate(data).astype(np.float32), np.concatenate(columns), np.array(pointers)),
                              shape=(len(rows), width))
+
+
+def _forget_vocab(main: bm25s.BM25) -> None:
+    """Drop bm25s's vocabulary: it maps word strings to ids for its own tokenizer, and the words here are ids already
+    (the keyword store's), so it is an {"0": 0, …} of every word ever indexed: 69 MB at 92k chunks, and a JSON file of
+    it written with every save. Scoring by ids (get_scores_from_ids) never reads it."""
+    main.vocab_dict = {}
+    main.unique_token_ids_set = set()
 
 
 def _codes(values) -> tuple[dict[str, int], np.ndarray]:

@@ -87,6 +87,9 @@ def test_a_saved_main_segment_loads_and_what_changed_since_goes_to_the_delta(sto
     loaded = Segments.load(tmp_path / "main", {r.chunk_id: r for r in index.chunks()}, len(index.vocab))
     assert loaded is not None and not loaded.delta
     assert all(_search(loaded, index, q) == _search(whole, index, q) for q in QUESTIONS)
+    # bm25s's own word → id map is not kept: the words are ids already (the keyword store's)
+    assert whole.main.vocab_dict == loaded.main.vocab_dict == {}
+    assert (tmp_path / "main" / "vocab.index.json").read_text(encoding="utf-8") == "{}"
     first = docs[0].id
     changed = {r.chunk_id: r for r in index.chunks() if r.doc_id != first}  # the first document deleted since
     after = Segments.load(tmp_path / "main", changed, len(index.vocab))
