@@ -19,7 +19,7 @@ from kb.search.keyword_index import KeywordIndex
 from kb.search.vectors import VectorStore
 
 # (generation, ids of the documents written or deleted, the documents a write stored, if it knows them) → None
-Listener = Callable[[int, Sequence[str], Sequence[Document]], None]
+Listener = Callable[[int, Sequence[str], Sequence[Document], bool], None]
 WRITE_BATCH = 200  # documents per store write
 WRITE_CHUNKS = 10_000  # chunks per store write: a batch of long documents is written sooner
 # A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
@@ -75,12 +75,13 @@ class Ingestor:
         waits for the refresh (kb/search/readmodels.py)."""
         self._listeners.append(listener)
 
-    def _publish(self, doc_ids: Sequence[str], written: Sequence[Document] = ()) -> None:
+    def _publish(self, doc_ids: Sequence[str], written: Sequence[Document] = (), more: bool = False) -> None:
         """Bump the generation and tell the listeners which documents changed (under the write lock); `written`: the
-        documents a write stored, so that a listener need not read them back."""
+        documents a write stored, so that a listener need not read them back; `more`: further batches of the same
+        ingest follow (a listener may leave work that the whole ingest needs once, such as a merge, to the last)."""
         self.generation += 1
         for listener in self._listeners:
-            listener(self.generation, doc_ids, written)
+            listener(self.generation, doc_ids, written, more)
 
     def ingest(
         self,
@@ -160,7 +161,7 @@ class Ingestor:
                     if progress:
                         progress(done, total, f"write {len(changed)} documents")
                     try:
-                        self.write([d for _, d in changed])
+                        self.write([d for _, d in changed], more=not last)
                     except AnnexError as exc:
                         for unit_of, doc in changed:
                             for name in unit_of.files:
@@ -170,8 +171,9 @@ class Ingestor:
         if progress:
             progress(total, total, "done")
 
-    def write(self, docs: Sequence[Document]) -> None:
-        """Replace these documents in both stores; on failure restore what was stored before.
+    def write(self, docs: Sequence[Document], more: bool = False) -> None:
+        """Replace these documents in both stores; on failure restore what was stored before. `more`: this is not
+        the last batch of an ingest (the listeners hear it).
 
         The vectors are written first and the graph last, in one transaction: a document's graph node (with its
         content hash) is the commit marker. A crash before that commit leaves the graph as it was and vectors
@@ -193,7 +195,7 @@ class Ingestor:
                 finally:
                     self._publish(ids)
                 raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
-            self._publish(ids, docs)
+            self._publish(ids, docs, more)
 
     def reconcile(self) -> Reconciled:
         """Make the stores agree after a crash: one scan of each, then repair what disagrees.

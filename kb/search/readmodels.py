@@ -27,9 +27,9 @@ class Writes(Protocol):
 
     generation: int  # bumped on every write or delete
 
-    def subscribe(self, listener: Callable[[int, Sequence[str], Sequence[Document]], None]) -> None:
-        """Call listener(generation, changed doc ids, the documents written if known) after each write or delete,
-        before it returns."""
+    def subscribe(self, listener: Callable[[int, Sequence[str], Sequence[Document], bool], None]) -> None:
+        """Call listener(generation, changed doc ids, the documents written if known, whether more batches of the
+        same ingest follow) after each write or delete, before it returns."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,7 @@ class ReadModels:
         self._worker: threading.Thread | None = None  # merges and saves the BM25 segments in the background
         self._saved: object = None  # the main BM25 segment last saved
         self.last_refresh_s = 0.0  # how long the last write's refresh took (kb.bench reports it)
+        self._deferred = False  # more batches of an ingest follow: no merge or save until its last (_refresh)
         ingestor.subscribe(self._refresh)
 
     def current(self) -> Snapshot:
@@ -77,9 +78,15 @@ class ReadModels:
         self._kick()
         return snapshot
 
-    def _refresh(self, generation: int, doc_ids: Sequence[str], written: Sequence[Document] = ()) -> None:
+    def _refresh(self, generation: int, doc_ids: Sequence[str], written: Sequence[Document] = (),
+                 more: bool = False) -> None:
         """After a write or delete (on the writer's thread): replace the changed documents in a new snapshot; the
-        documents a write names are taken as written, the others read back."""
+        documents a write names are taken as written, the others read back.
+
+        While more batches of one ingest follow, the BM25 main segment is neither merged nor saved: a bulk load of
+        92k chunks merged the whole library in the background after nearly every 10k-chunk batch (and saved ~70 MB
+        each time), beside the next batch's own memory. Its chunks wait in the delta, which a write rebuilds into the
+        main segment once it outgrows it (linear in all); the last batch starts one merge."""
         with self._lock:
             old = self._snapshot
             if old is None or self._stale:
@@ -93,10 +100,12 @@ class ReadModels:
                 self._stale = True  # the write stands; the next reader rebuilds from the stores
                 return
             self.last_refresh_s = time.perf_counter() - started
+        self._deferred = more
         self._kick()
 
     def settle(self) -> None:
         """Wait for the background merge and save of the BM25 segments (benchmarks and tests measure after it)."""
+        self._kick()  # one the last write could not start (the worker was just finishing)
         worker = self._worker
         if worker is not None:
             worker.join()
@@ -104,7 +113,7 @@ class ReadModels:
     def _kick(self) -> None:
         """Start the background worker if the BM25 main segment wants a merge or is not saved yet."""
         snapshot = self._snapshot
-        if snapshot is None or self._worker is not None:
+        if snapshot is None or self._worker is not None or self._deferred:
             return
         segments = snapshot.bm25.segments
         if segments.wants_merge or (segments.main is not None and segments.main is not self._saved):
@@ -115,7 +124,7 @@ class ReadModels:
         """Merge (rebuild the main segment off the lock, rebase on what was written meanwhile, publish) while one
         is wanted, then save the main segment so that the next start loads it."""
         try:
-            while True:
+            while not self._deferred:  # a batch of an ingest arrived meanwhile and more follow: its last merges
                 taken = self.current().bm25.segments
                 if taken.wants_merge:
                     built = Segments(taken.live, list(taken.live.values()), len(self.keywords.vocab))
