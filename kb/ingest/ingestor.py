@@ -10,6 +10,7 @@ from graph.store import DocumentSummary, GraphStore
 from kb.ingest.assemble import Limits, build_document, document_id, stored_parts
 from kb.errors import AnnexError, IngestError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
+from kb.native_memory import release_free_memory
 from kb.ingest.formats import SUPPORTED_EXTENSIONS
 from kb.ingest.parsing import parse_file
 from kb.ingest.text_room import TextRoom
@@ -22,6 +23,7 @@ from kb.search.vectors import VectorStore
 Listener = Callable[[int, Sequence[str], Sequence[Document], bool], None]
 WRITE_BATCH = 200  # documents per store write
 WRITE_CHUNKS = 10_000  # chunks per store write: a batch of long documents is written sooner
+RELEASE_AFTER_CHUNKS = 1_000  # a write of this many chunks hands the memory it freed back (kb/native_memory.py)
 # A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
 FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
 
@@ -162,6 +164,8 @@ class Ingestor:
                         progress(done, total, f"write {len(changed)} documents")
                     try:
                         self.write([d for _, d in changed], more=not last)
+                        if sum(len(d.chunks) for _, d in changed) >= RELEASE_AFTER_CHUNKS:
+                            release_free_memory()
                     except AnnexError as exc:
                         for unit_of, doc in changed:
                             for name in unit_of.files:

@@ -19,6 +19,7 @@ from kb.errors import AnnexError
 from kb.search.bm25 import BM25Index
 from kb.search.bm25_segments import Segments
 from kb.model import Document
+from kb.native_memory import release_free_memory
 from kb.search.keyword_index import KeywordIndex
 
 
@@ -133,6 +134,7 @@ class ReadModels:
                         if now is not None and not self._stale:
                             segments = built.rebased(now.bm25.segments.live, len(self.keywords.vocab))
                             self._snapshot = replace(now, bm25=now.bm25.with_segments(segments))
+                    release_free_memory()  # the old main segment and the build's scratch
                     continue
                 if taken.main is not None and taken.main is not self._saved:
                     taken.save(self.keywords.main_dir)
