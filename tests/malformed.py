@@ -1,7 +1,8 @@
-"""Real malformed .docx files: a good python-docx document whose zip is damaged the way disks and copies do."""
+"""Real malformed files: a good .docx, PDF or .xlsx damaged the way disks and copies do, or built to overload a reader."""
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zipfile
 import zlib
@@ -133,11 +134,7 @@ def truncated_pdf() -> bytes:
 
 def xlsx_bomb(unpacked_mb: int) -> bytes:
     """A valid .xlsx (written by pandas/openpyxl) carrying a member of zeros that deflates to almost nothing."""
-    import pandas as pd
-
-    buffer = io.BytesIO()
-    pd.DataFrame({"姓名": ["张三"], "电话": ["0571-1234"]}).to_excel(buffer, index=False)
-    return rewrite(buffer.getvalue(), lambda n, b: b, {"xl/media/padding.bin": b"\0" * (unpacked_mb << 20)})
+    return rewrite(_roster_xlsx(), lambda n, b: b, {"xl/media/padding.bin": b"\0" * (unpacked_mb << 20)})
 
 
 def scanned_bomb_pdf(pages: int = 150) -> bytes:
@@ -149,3 +146,48 @@ def scanned_bomb_pdf(pages: int = 150) -> bytes:
     out = io.BytesIO()
     image.save(out, "PDF", resolution=24, save_all=True, append_images=[image] * (pages - 1))
     return out.getvalue()
+
+
+def _roster_xlsx() -> bytes:
+    """A small valid .xlsx written by pandas/openpyxl."""
+    import pandas as pd
+
+    buffer = io.BytesIO()
+    pd.DataFrame({"姓名": ["张三"], "电话": ["0571-1234"]}).to_excel(buffer, index=False)
+    return buffer.getvalue()
+
+
+def xlsx_far_cell(ref: str = "XFD1048576") -> bytes:
+    """A valid .xlsx whose sheet holds one more number, in the grid's last cell: a few kilobytes."""
+    row = int(re.sub(r"[A-Z]", "", ref))
+    cell = b'<row r="%d"><c r="%s"><v>1</v></c></row>' % (row, ref.encode())
+    return rewrite(_roster_xlsx(), lambda n, b: b.replace(b"</sheetData>", cell + b"</sheetData>")
+                   if n == "xl/worksheets/sheet1.xml" else b)
+
+
+def xlsx_repeated_strings(cells: int, chars: int) -> bytes:
+    """A valid .xlsx whose cells all name one shared string of `chars` characters: text = cells × chars, the file
+    and what it unpacks to a few bytes a cell."""
+    rows = b"".join(b'<row r="%d"><c r="A%d" t="s"><v>0</v></c></row>' % (i, i) for i in range(1, cells + 1))
+    strings = (b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="%d" uniqueCount="1">'
+               b"<si><t>%s</t></si></sst>" % (cells, "应".encode() * chars))
+    relation = (b'<Relationship Id="rIdStrings" Target="sharedStrings.xml" Type="http://schemas.openxmlformats.org/'
+                b'officeDocument/2006/relationships/sharedStrings"/></Relationships>')
+    override = (b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+                b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>')
+
+    def change(name: str, data: bytes) -> bytes:
+        if name == "xl/worksheets/sheet1.xml":
+            return re.sub(rb"<sheetData>.*</sheetData>", b"<sheetData>" + rows + b"</sheetData>", data, flags=re.S)
+        if name == "xl/_rels/workbook.xml.rels":
+            return data.replace(b"</Relationships>", relation)
+        if name == "[Content_Types].xml":
+            return data.replace(b"</Types>", override)
+        return data
+
+    return rewrite(_roster_xlsx(), change, {"xl/sharedStrings.xml": strings})
+
+
+def drawing_bomb_pdf(paths: int = 210_000) -> bytes:
+    """One page of a quarter of a million tiny filled squares: each a drawing object, the stream a few kilobytes."""
+    return pdf_file([b"0 0 1 1 re f\n" * paths])

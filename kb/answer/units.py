@@ -69,6 +69,7 @@ def _read_units(text: str) -> list[Unit]:
     lists = ListReader()
     heading = defining = ""
     form = False  # inside a table read as a form (kb/answer/forms.py)
+    bordered = True  # the open table's rows are Markdown's, between outer borders
     lines = text.split("\n")
     shown = [line.strip() for line in lines if line.strip()]
     # a heading stands alone: short lines or captions of one kind in a row (一层平面图 / 二层平面图, 表4 … / 表5 …) are a
@@ -105,7 +106,9 @@ def _read_units(text: str) -> list[Unit]:
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, _lead_of(sentences))
         if CELL_SEPARATOR in stripped or _ONE_CELL.fullmatch(stripped):
-            cells = _cells(stripped)
+            if header is None:
+                bordered = _bordered(stripped)  # a table's rows are written as its first row is
+            cells = _cells(stripped, bordered)
             if all(_RULE.fullmatch(c) for c in cells):
                 continue  # a Markdown table's |---|---| line
             form = form or (header is None and is_form_row(cells))
@@ -117,7 +120,7 @@ def _read_units(text: str) -> list[Unit]:
                     units.append(Unit(text, "", "", heading))
                 continue
             if len(cells) == len(header):
-                units.append(Unit("；".join(f"{h}：{v}" for h, v in zip(header, cells) if v and h != v),
+                units.append(Unit("；".join(f"{h}：{v}" if h else v for h, v in zip(header, cells) if v and h != v),
                                   " ".join(header), "", heading))
                 continue
         header, form = None, False
@@ -196,11 +199,18 @@ def _is_plain_header(fields: list[str], line: str) -> bool:
             and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
 
 
-def _cells(row: str) -> list[str]:
+def _bordered(row: str) -> bool:
+    """Whether a table row is written between outer borders (Markdown's `| a | b |`), not as cells joined by
+    CELL_SEPARATOR (a .docx, PDF or spreadsheet row, `a | b | ` when its last cell is empty)."""
+    return row.startswith("|") and row.endswith("|")
+
+
+def _cells(row: str, bordered: bool = True) -> list[str]:
+    """A row's cells; a bordered row's outer borders are no cells, a joined row's empty first or last cell is one."""
     cells = [c.strip() for c in _PIPE.split(row)]  # a Markdown cell's escaped \| is text, not a border
-    if row.startswith("|") and cells and not cells[0]:
+    if bordered and row.startswith("|") and cells and not cells[0]:
         cells = cells[1:]
-    if row.endswith("|") and cells and not cells[-1]:
+    if bordered and row.endswith("|") and cells and not cells[-1]:
         cells = cells[:-1]
     return cells
 

@@ -22,6 +22,7 @@ class Box:
     bottom: float
     right: float
     top: float
+    apart: bool = False  # a cell of its own: a gap its writer left unwritten sets it off from the run before it
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _line(boxes: list[Box], rules: Sequence[Rule] = ()) -> Line:
     for previous, box in zip(boxes, boxes[1:]):
         gap = box.left - previous.right
         text = box.text.strip()
-        if gap > CELL_GAP * height:
+        if gap > CELL_GAP * height or box.apart:
             cells.append(text)
             lefts.append(box.left)
         elif gap > 0.25 * height and _ASCII_WORD.search(cells[-1]) and text[:1].isascii():
@@ -242,18 +243,23 @@ def _join_wrapped(lines: list[Line], rules: Sequence[float], right_edge: float) 
     cells: list[str] | None = None  # the open table row
     columns: list[float] = []
     band: tuple[float, float] | None = None
+    head: Line | None = None  # the open table's latest row of the most cells: its columns
     for line in lines:
         if len(line.cells) > 1 or (cells is not None and _inside(line, band)):
             if cells is not None and _inside(line, band) and len(line.cells) <= len(columns):
                 cells = _continue_row(cells, columns, line)
                 out[-1] = (out[-1][0], CELL_SEPARATOR.join(cells))
                 continue
+            if head is None or len(line.cells) >= len(head.cells):
+                head = line  # the latest full row: a header's cells may be centred, a column's rows start alike
+            elif len(line.cells) < len(head.cells):
+                line = _in_columns(line, head)
             cells = list(line.cells)
             columns = list(line.lefts)
             band = _band(line, rules)
             out.append((line, line.text))
             continue
-        cells, band = None, None
+        cells, band, head = None, None, None
         if out and len(out[-1][0].cells) == 1 and _wraps(out[-1][0], right_edge, line) and not line.text.startswith(
                 _HEADER_STARTS):
             previous, text = out[-1]
@@ -262,6 +268,20 @@ def _join_wrapped(lines: list[Line], rules: Sequence[float], right_edge: float) 
             continue
         out.append((line, line.text))
     return out
+
+
+def _in_columns(line: Line, head: Line) -> Line:
+    """A row of fewer cells than its table's columns, each cell put under the column it starts at, the others
+    empty (a borderless table draws no empty cell: 8 | 秦华天然气客服 | 029-96777 under four columns); as it was when
+    a cell starts under no column."""
+    placed = [""] * len(head.cells)
+    at = -1
+    for text, left in zip(line.cells, line.lefts):
+        column = next((j for j, x in enumerate(head.lefts) if j > at and abs(left - x) <= line.height), None)
+        if column is None:
+            return line
+        placed[column], at = text, column
+    return Line(tuple(placed), line.left, line.right, line.top, line.bottom, head.lefts)
 
 
 def _band(line: Line, rules: Sequence[float]) -> tuple[float, float] | None:

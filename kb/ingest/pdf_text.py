@@ -26,6 +26,10 @@ RULE_MIN_WIDTH = 10.0
 # (Chromium leaves a gap: 部分 40－100元); a writer that does (LibreOffice) sets such gaps itself between Chinese and
 # digits (5艘), so there only the spaces it writes count, and between two digits or letters any.
 SPACE_GAP = 0.15
+# A writer that writes its spaces leaves a wider gap with no space in it only where its layout puts one: a table's
+# cell padding (0.5-2.4 of the text height in the Ziyingtai plan's borderless tables, whose cells were read run
+# together: 张 红总经理; its autospace between Chinese and digits is 0.2-0.3). Wider than this, a cell ends.
+UNWRITTEN_CELL_GAP = 0.45
 PageProgress = Callable[[int, int], None]  # (scanned pages read, scanned pages) → None, one call per OCR page
 _RESAVE = "open it in a PDF reader and save or print it as a new PDF"
 _ENCRYPTED = re.compile(rb"/Encrypt\s*(?:\d+\s+\d+\s+R|<<)")
@@ -130,13 +134,14 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
         boxes: list[Box] = []
         run: list[str] = []
         left = bottom = right = top = 0.0
+        cell = False  # the open run is set off from the one before it as a cell of its own
         space = written = False  # a space before this character; one the PDF itself holds (not pdfium's guess)
         for i in range(count):
             ch = chr(unicode(raw, i) or 0x20)
             if ch in "\r\n\x00\ufffe\uffff" or ch == "\x02":
                 if run:
-                    boxes.append(Box("".join(run), left, bottom, right, top))
-                run, space, written = [], False, False
+                    boxes.append(Box("".join(run), left, bottom, right, top, cell))
+                run, space, written, cell = [], False, False, False
                 continue
             if ch.isspace():
                 space, written = True, written or not generated(raw, i)
@@ -147,19 +152,21 @@ def _text_boxes(name: str, index: int, page: pdfium.PdfPage, rules: Sequence[Rul
             ruled = same_line and bool(rules) and _ruled_between(rules, xs, right - 1, rect.left + 1,
                                                                   (rect.top + rect.bottom) / 2)
             gap = rect.left - right
-            if same_line and not ruled and -0.5 * height <= gap <= CELL_GAP * height:
+            apart = writes_spaces and not written and gap >= UNWRITTEN_CELL_GAP * height
+            if same_line and not ruled and not apart and -0.5 * height <= gap <= CELL_GAP * height:
                 if space and (written or _spaced(run[-1], ch, gap / height, writes_spaces)):
                     run.append(" ")
                 run.append(ch)
                 right, bottom, top = max(right, rect.right), min(bottom, rect.bottom), max(top, rect.top)
             else:
                 if run:
-                    boxes.append(Box("".join(run), left, bottom, right, top))
+                    boxes.append(Box("".join(run), left, bottom, right, top, cell))
                 run = [ch]
+                cell = bool(same_line and apart)
                 left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
             space = written = False
         if run:
-            boxes.append(Box("".join(run), left, bottom, right, top))
+            boxes.append(Box("".join(run), left, bottom, right, top, cell))
         return boxes, writes_spaces
     finally:
         textpage.close()

@@ -4,18 +4,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-import zipfile
 
 import pandas as pd
 from python_calamine import CalamineError, PasswordError, XmlError, ZipError
 
 from kb.errors import ParseError
-from kb.ingest.docx_text import UNPACKED_FACTOR
 from kb.ingest.text_encoding import decode_text
+from kb.ingest.xlsx_limits import RESAVE, check_xlsx
 from kb.model import CELL_SEPARATOR
 
 _DEFAULT_SHEET = re.compile(r"^(?:sheet|工作表)\s*\d*$", re.I)
-_RESAVE = "open it in Excel or LibreOffice Calc and save it again as .xlsx."
 
 
 def read_spreadsheet(name: str, raw: bytes, ext: str, max_bytes: int) -> str:
@@ -25,7 +23,7 @@ def read_spreadsheet(name: str, raw: bytes, ext: str, max_bytes: int) -> str:
         sheets = {"": _read_csv(name, raw)}
     else:
         if ext == ".xlsx":
-            _check_zip(name, raw, max_bytes)
+            check_xlsx(name, raw, max_bytes)
         sheets = _read_workbook(name, raw)
     blocks = []
     for sheet, frame in sheets.items():
@@ -56,24 +54,7 @@ def _read_workbook(name: str, raw: bytes) -> dict[str, pd.DataFrame]:
         raise ParseError(name, "is a password-protected workbook; remove the password and save it again as .xlsx.") \
             from exc
     except (CalamineError, XmlError, ZipError, ValueError) as exc:
-        raise ParseError(name, f"is not a readable workbook ({exc or type(exc).__name__}); {_RESAVE}") from exc
-
-
-def _check_zip(name: str, raw: bytes, max_bytes: int) -> None:
-    """Refuse an .xlsx that is no zip, is encrypted, or would unpack past the limit (a zip bomb), before reading."""
-    if raw.startswith(b"\xd0\xcf\x11\xe0"):
-        raise ParseError(name, "is a password-protected workbook (or an .xls named .xlsx); remove the password, "
-                               "or give it its .xls extension.")
-    try:
-        members = zipfile.ZipFile(io.BytesIO(raw)).infolist()
-    except (zipfile.BadZipFile, NotImplementedError, UnicodeDecodeError) as exc:
-        raise ParseError(name, f"is not a valid .xlsx file: not a complete zip archive ({exc}); it may be damaged "
-                               f"or cut off: copy it again, or {_RESAVE}") from exc
-    unpacked, limit = sum(m.file_size for m in members), max_bytes * UNPACKED_FACTOR
-    if unpacked > limit:
-        raise ParseError(name, f"unpacks to {unpacked / 1048576:.1f} MB, over the {limit / 1048576:.0f} MB a "
-                               f"workbook may unpack to ({UNPACKED_FACTOR} × ANNEX_MAX_FILE_MB); split the workbook "
-                               "or raise ANNEX_MAX_FILE_MB.")
+        raise ParseError(name, f"is not a readable workbook ({exc or type(exc).__name__}); {RESAVE}") from exc
 
 
 def _row(values: tuple) -> str:

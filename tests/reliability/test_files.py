@@ -157,13 +157,16 @@ def test_the_cli_reports_a_bad_docx_and_ingests_the_rest_without_a_traceback(tmp
     assert "3 files: 1 documents written" in run.stderr
 
 
-def test_bad_pdfs_and_an_xlsx_bomb_are_each_their_files_error_and_the_batch_is_ingested(app):
+def test_bad_pdfs_and_xlsx_bombs_are_each_their_files_error_and_the_batch_is_ingested(app):
     encrypted = (ROOT / "tests" / "files" / "encrypted.pdf").read_bytes()
     results = _results(_upload(app, [("加密.pdf".encode(), encrypted),
                                      ("空.pdf".encode(), malformed.zero_page_pdf()),
                                      ("页数炸弹.pdf".encode(), malformed.page_bomb_pdf()),
                                      ("对象炸弹.pdf".encode(), malformed.object_bomb_pdf()),
+                                     ("图形炸弹.pdf".encode(), malformed.drawing_bomb_pdf()),
                                      ("炸弹.xlsx".encode(), malformed.xlsx_bomb(unpacked_mb=12)),
+                                     ("远格.xlsx".encode(), malformed.xlsx_far_cell()),  # would abort the server
+                                     ("重复.xlsx".encode(), malformed.xlsx_repeated_strings(20_000, 2_000)),
                                      ("坏xref.pdf".encode(), malformed.broken_xref_pdf()),
                                      ("扫描炸弹.pdf".encode(), malformed.scanned_bomb_pdf()),
                                      ("巡查制度.md".encode(), GOOD_MD.encode())], "pdfs"))
@@ -171,10 +174,14 @@ def test_bad_pdfs_and_an_xlsx_bomb_are_each_their_files_error_and_the_batch_is_i
     assert "is a PDF with no pages" in results["空.pdf"]["error"]
     assert "over the 5000 a document may have" in results["页数炸弹.pdf"]["error"]
     assert "more than any readable page" in results["对象炸弹.pdf"]["error"]
+    assert "drawing objects, more than any readable page" in results["图形炸弹.pdf"]["error"]
     assert "10 × ANNEX_MAX_FILE_MB" in results["炸弹.xlsx"]["error"]
+    assert "over the 2,000,000 cells a sheet may span" in results["远格.xlsx"]["error"]
+    assert "of text in its cells (its shared strings repeated)" in results["重复.xlsx"]["error"]
     if pdf_ocr.available():  # without the extra, a PDF of scanned pages only is an error for that reason
         assert "over the 100 OCR reads for one file" in results["扫描炸弹.pdf"]["error"]
-    for name in ("加密.pdf", "空.pdf", "页数炸弹.pdf", "对象炸弹.pdf", "炸弹.xlsx", "扫描炸弹.pdf"):
+    for name in ("加密.pdf", "空.pdf", "页数炸弹.pdf", "对象炸弹.pdf", "图形炸弹.pdf", "炸弹.xlsx", "远格.xlsx", "重复.xlsx",
+                 "扫描炸弹.pdf"):
         assert results[name]["status"] == "error" and results[name]["error"].startswith(f"{name}: ")
     assert results["坏xref.pdf"]["status"] == "ingested" and results["坏xref.pdf"]["pages"] == 1
     assert results["巡查制度.md"]["status"] == "ingested"

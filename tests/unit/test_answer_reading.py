@@ -215,3 +215,21 @@ def test_a_form_named_by_the_last_word_of_its_title_answers_past_the_questions_o
     assert "奖励金额：" in fields and "行政处罚金额：" in fields, fields
     # 签 is held inside 签字: the field that says how the 受托人 signs answers
     assert "受托人（签字并盖手印）：" in quoted("委托书上受托人要怎么签？", sources)
+
+
+def test_a_joined_table_row_whose_edge_cells_are_empty_keeps_its_columns():
+    """A .docx, PDF or spreadsheet row is its cells joined by ' | ': an empty last (or first) cell leaves the row
+    ending (or starting) with '|', which in Markdown would be a border. Read as a border, the row lost a column,
+    no longer matched its header and was read as a form (8 | 秦华天然气客服 | 029-96777 |  of a printed plan)."""
+    joined = "\n".join(["附件5：有关应急部门、机构或人员的联系方式", "表2 外部应急通讯录", "序号 | 单位名称 | 联系电话 | 备注",
+                        "7 | 西安市国家电网 | 029-95598 | 抢修单位",
+                        "8 | 秦华天然气客服 | 029-96777 | ", " | 灞桥区燃气办 | 029-83510000 | "])
+    rows = [u.text for u in read_units(joined) if u.header]
+    assert rows == ["序号：7；单位名称：西安市国家电网；联系电话：029-95598；备注：抢修单位",
+                    "序号：8；单位名称：秦华天然气客服；联系电话：029-96777", "单位名称：灞桥区燃气办；联系电话：029-83510000"]
+    markdown = "\n".join(["| 序号 | 单位名称 | 联系电话 | 备注 |", "| 8 | 秦华天然气客服 | 029-96777 |  |"])
+    assert [u.text for u in read_units(markdown) if u.header] == ["序号：8；单位名称：秦华天然气客服；联系电话：029-96777"]
+    answer = quoted("酒店发生天然气泄漏需要联系燃气公司时，应拨打哪个电话？",
+                    [source(1, joined, "附件5", "有关应急部门、机构或人员的联系方式",
+                            doc_title="西安新兴紫楹台酒店有限公司生产安全事故应急预案")])
+    assert "序号：8；单位名称：秦华天然气客服；联系电话：029-96777" in answer, answer

@@ -153,6 +153,7 @@ ENCRYPTED_PDF = Path(__file__).resolve().parents[1] / "files" / "encrypted.pdf" 
         ("半截.pdf", malformed.truncated_pdf, "is not a readable PDF"),
         ("页数炸弹.pdf", malformed.page_bomb_pdf, "has 6000 pages, over the 5000 a document may have; split the PDF."),
         ("对象炸弹.pdf", malformed.object_bomb_pdf, "page 1 holds 240014 characters, more than any readable page"),
+        ("图形炸弹.pdf", malformed.drawing_bomb_pdf, "page 1 holds 210000 drawing objects, more than any readable page"),
     ],
 )
 def test_a_bad_pdf_is_refused_with_its_reason_and_the_fix(tmp_path, name, build, reason):
@@ -198,3 +199,27 @@ def test_an_xlsx_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
 ])
 def test_a_damaged_workbook_is_that_files_error(tmp_path, name, raw, reason):
     assert reason in _refused(tmp_path, name, raw)
+
+
+def test_an_xlsx_with_one_value_in_the_grids_last_cell_is_refused_before_calamine_allocates_the_grid(tmp_path):
+    """calamine holds every cell from A1 to the last value: XFD1048576 makes it ask for 512 GiB, and the failed
+    allocation aborts the process (every user's server), so the sheet's extent is read from its XML first."""
+    raw = malformed.xlsx_far_cell("XFD1048576")
+    assert len(raw) < 10_000
+    reason = _refused(tmp_path, "远格.xlsx", raw)
+    assert reason.startswith("has a sheet of 1,048,576 rows × 16,384 columns from A1 to its last value "
+                             "(17,179,869,184 cells), over the 2,000,000 cells a sheet may span")
+    near = tmp_path / "近格.xlsx"  # the same workbook with the value just beside the table is read as it shows
+    near.write_bytes(malformed.xlsx_far_cell("C3"))
+    assert parse_file(near, LIMIT).text == "姓名 | 电话\n张三 | 0571-1234\n |  | 1"
+
+
+def test_an_xlsx_repeating_one_shared_string_is_held_to_the_text_limit_before_it_is_read(tmp_path):
+    raw = malformed.xlsx_repeated_strings(cells=20_000, chars=2_000)  # 114 MB of text in ~100 KB that unpacks to ~1 MB
+    assert len(raw) < 200_000
+    reason = _refused(tmp_path, "重复.xlsx", raw)
+    assert reason == ("holds 114.4 MB of text in its cells (its shared strings repeated), over the 50 MB limit; "
+                      "split the workbook or raise ANNEX_MAX_FILE_MB.")
+    small = tmp_path / "小.xlsx"
+    small.write_bytes(malformed.xlsx_repeated_strings(cells=3, chars=4))
+    assert parse_file(small, LIMIT).text == "应应应应\n应应应应\n应应应应"

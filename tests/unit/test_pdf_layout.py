@@ -117,3 +117,32 @@ def test_a_line_stopping_short_because_a_character_and_its_closing_mark_moved_do
     boxes = paragraph(SENTENCE, 700) + [line(first, 600), line("点）。着火层以上病区楼梯被烟气封堵时，先向相邻病区转移。", 585)]
     lines = page_texts([page(boxes)])[0].splitlines()
     assert first + "点）。着火层以上病区楼梯被烟气封堵时，先向相邻病区转移。" in lines, lines
+
+
+def test_a_gap_a_space_writing_writer_left_unwritten_ends_a_cell_of_a_borderless_table(tmp_path):
+    """LibreOffice writes its spaces as characters, so a gap with no space in it on one line is its layout's: a
+    borderless table's cell padding (half a text height and more) ends a cell; an autospace-sized gap does not."""
+    from kb.ingest.parsing import parse_file
+    from tests.malformed import pdf_file
+
+    # Helvetica 12: "Zhang San" is 58.7 pt wide and "Li Si" 23.3 pt: gaps of 10 pt (a cell's padding) and 2.7 pt
+    stream = (b"BT /F1 12 Tf 72 700 Td (Zhang San) Tj ET\nBT /F1 12 Tf 140.7 700 Td (Manager) Tj ET\n"
+              b"BT /F1 12 Tf 72 680 Td (Li Si) Tj ET\nBT /F1 12 Tf 98 680 Td (Clerk) Tj ET\n")
+    (tmp_path / "表.pdf").write_bytes(pdf_file([stream]))
+    assert parse_file(tmp_path / "表.pdf", 1 << 20).text == "Zhang San | Manager\nLi Si Clerk"
+
+
+def test_a_borderless_tables_row_of_fewer_cells_puts_each_under_the_column_it_starts_at():
+    """No rule draws an empty cell: a row that leaves 备注 (or 序号) empty keeps its place in the columns."""
+    columns = (50.0, 120.0, 260.0, 400.0)
+
+    def row(top: float, *cells: tuple[int, str]) -> list[Box]:
+        return [line(text, top, columns[at]) for at, text in cells]
+
+    boxes = (row(700, (0, "序号"), (1, "单位名称"), (2, "联系电话"), (3, "备注"))
+             + row(685, (0, "7"), (1, "西安市国家电网"), (2, "029-95598"), (3, "抢修单位"))
+             + row(670, (0, "8"), (1, "秦华天然气客服"), (2, "029-96777"))
+             + row(655, (1, "灞桥区燃气办"), (2, "029-83510000")))
+    assert page_texts([page(boxes)]) == ["序号 | 单位名称 | 联系电话 | 备注\n7 | 西安市国家电网 | 029-95598 | 抢修单位\n"
+                                         "8 | 秦华天然气客服 | 029-96777 | \n | 灞桥区燃气办 | 029-83510000 | "]
+
