@@ -26,6 +26,7 @@ from kb.service import Service, scratch_history
 from kb.turn import TurnRequest
 from graph.store import attachment_node_id
 from ui.compare.run import attachment_names
+from ui.uploaded import UploadedFile
 from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, column_widths, display_frame, empty_chart,
                                   filter_frame, mode_name, outcomes_frame, summary_frame)
 from ui.safe import md, toast
@@ -110,7 +111,7 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
-        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=150,
+        upload = UploadedFile(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=150,
                          elem_id="eval-upload")
         limit = gr.Number(0, label="只跑前 N 题（0 = 全部）", precision=0, minimum=0, scale=1, elem_id="eval-limit")
         run_button = gr.Button("运行评测", variant="primary", scale=1, elem_id="eval-run")

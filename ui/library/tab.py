@@ -7,13 +7,11 @@ ANNEX_API_TOKEN typed into the token field; a delete needs its confirmation box 
 """
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import gradio as gr
-import gradio.utils as gradio_utils
 import plotly.graph_objects as go
 
 from kb.errors import ReservedLibrary, TooManyTokens, UploadLimit
@@ -26,6 +24,7 @@ from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.client import client_address
 from ui.safe import toast
+from ui.uploaded import UploadedFile, discard_uploads
 
 ALL_LIBRARIES = "全部"
 # DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
@@ -180,7 +179,7 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
                         "`附件3-名称.md` 或 `<文档名>-附件3-名称.xlsx`，与主文档一起上传。\n\n"
                         f"不填口令：文件进入**本会话的私有库**，只有这个页面能看到、检索和删除，{lifetime(ttl)}。"
                         "填入口令（ANNEX_API_TOKEN）：写入下面的共享库。")
-            files = gr.File(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
+            files = UploadedFile(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
             with gr.Row():
                 library = gr.Textbox(service.settings.default_library, label="共享库（需口令）", scale=1)
                 tags = gr.Textbox(label="标签（逗号分隔，可空）", scale=1)
@@ -244,18 +243,6 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     table.select(_row_doc, None, selected, api_visibility="private").then(show, selected, view, api_visibility="private")
     gr.on([query.submit, lib_filter.input, limit.release], draw, picture_inputs, picture, api_visibility="private")
     return KnowledgeTab([ingested, deleted], kb, (refresh_all, picture_inputs, [*listing_outputs, picture]))
-
-
-def discard_uploads(files: Sequence[str]) -> None:
-    """Remove Gradio's temporary copies of uploaded files (and their folders, once empty), only inside its cache."""
-    cache = Path(gradio_utils.get_upload_folder()).resolve()
-    for name in files:
-        path = Path(name).resolve()
-        if cache not in path.parents:
-            continue
-        path.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):  # the folder still holds another upload
-            path.parent.rmdir()
 
 
 def _size(name: str) -> int:
