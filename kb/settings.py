@@ -36,6 +36,7 @@ class Settings:
     llm_model: str = ""
     llm_timeout: float = 60.0  # seconds
     llm_max_retries: int = 1
+    llm_answer_seconds: float = 600.0  # one answer's whole stream; a server sending keep-alives for ever is stopped; 0: no limit
     llm_temperature: float = 0.2
     llm_context_tokens: int = 8192  # the model's context window; prompts are cut to fit it with the answer cap
     llm_max_tokens: int = 1024  # cap on an answer's length, sent as max_tokens
