@@ -14,7 +14,7 @@ from typing import Sequence
 import gradio as gr
 import gradio.utils as gradio_utils
 
-from ui.safe import toast
+from ui.safe import error
 
 NOT_UPLOADED = "这个文件不是通过本页面上传的：请在页面上重新选择文件上传。"
 
@@ -35,7 +35,7 @@ class UploadedFile(gr.File):
 
     async def async_move_resource_to_block_cache(self, url_or_file_path: str | Path | None) -> str | None:
         if url_or_file_path is not None and not is_uploaded(str(url_or_file_path)):
-            raise gr.Error(toast(NOT_UPLOADED))
+            raise error(NOT_UPLOADED)
         return await super().async_move_resource_to_block_cache(url_or_file_path)
 
 

@@ -429,6 +429,7 @@ def test_a_file_value_naming_a_url_downloads_nothing(app):
     value = {"path": "https://example.com/plan.md", "orig_name": "plan.md", "meta": {"_type": "gradio.FileData"}}
     before = set(_documents(app))
     visitor = Visitor(app, "url")
-    assert "不是通过本页面上传的" in _error(visitor.send("run_ingest", [[value], "", "", ""]))
+    refused = visitor.send("run_ingest", [[value], "", "", ""])
+    assert "不是通过本页面上传的" in _error(refused) and refused["output"]["title"] == "出错了"  # a Chinese toast
     assert set(_documents(app)) == before
     assert_healthy(app)
