@@ -87,7 +87,7 @@ class BodyLimit:
         if free - incoming < self.floor:
             raise HTTPException(507, f"The server's disk is nearly full: {free / 2**20:.0f} MB free, and an upload "
                                      f"must leave {self.floor / 2**20:.0f} MB (ANNEX_MIN_FREE_DISK_MB); nothing "
-                                     "was kept. Delete documents you no longer need, or try again later.")
+                                     "was kept. Delete documents you no longer need, or try again later")
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -102,4 +102,4 @@ def _content_length(scope: Scope) -> int | None:
 
 def _too_large(cap: int) -> HTTPException:
     return HTTPException(413, f"The request body is over {cap // 1024} KB (ANNEX_MAX_REQUEST_KB); send a shorter "
-                              "one. Documents go to POST /api/knowledge/documents or the page's upload.")
+                              "one; documents go to POST /api/knowledge/documents or the page's upload")

@@ -95,7 +95,7 @@ def test_a_document_past_the_caps_is_refused_naming_the_setting():
         build_document("lib", ParsedFile("文.md", "文.md", "# 预案\n" + cited, "h"), limits=Limits(references=40))
 
 
-@pytest.mark.parametrize("run", [" ", "\u3000", " - ", "[", "[1,"])
+@pytest.mark.parametrize("run", [" ", "\u3000", " - ", "[", "[1,", " \n"])
 def test_the_answer_section_reader_grows_linearly_with_a_run_in_a_line(run):
     """A 相关附件 line is read by the post-answer hop: a model (or a quoted document) may write any run into it."""
     from kb.answer.section import extract_section
