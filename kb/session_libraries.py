@@ -42,15 +42,18 @@ def check_shared_name(library: str) -> str:
 
 @dataclass(frozen=True)
 class VisitorLimits:
-    """What visitors may store: files per upload, bytes per private library, private libraries at once; 0: no cap."""
+    """What visitors may store: files per upload, bytes and documents per private library, private libraries at once;
+    0: no cap."""
 
     max_files: int = 0
     max_bytes: int = 0
     max_libraries: int = 0
+    max_documents: int = 0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> VisitorLimits:
-        return cls(settings.session_max_files, int(settings.session_max_mb * MB), settings.max_session_libraries)
+        return cls(settings.session_max_files, int(settings.session_max_mb * MB), settings.max_session_libraries,
+                   settings.session_max_documents)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,8 @@ class SessionLibraries:
             library = entry.library if entry else PRIVATE_PREFIX + uuid.uuid4().hex[:16]
             if limits.max_bytes:
                 self._check_size(library, sum(sizes))
+            if limits.max_documents:
+                self._check_count(library, len(sizes))
             self._entries[session] = _Entry(library, self.clock())
         return library
 
@@ -104,6 +109,16 @@ class SessionLibraries:
         if cap and len(alive) >= cap:
             raise UploadLimit("ANNEX_MAX_SESSION_LIBRARIES", f"访客私有库已满：同时最多 {cap} 个"
                               "（ANNEX_MAX_SESSION_LIBRARIES）。请等其他访客的私有库到期后再试，或填写口令上传到共享库。")
+
+    def _check_count(self, library: str, incoming: int) -> None:
+        """UploadLimit when the library's documents plus the upload's files would pass the per-session cap: a document
+        costs memory and disk whatever its size (~60 KB of memory for a 20-byte note), so 20 MB of tiny files would
+        have been a million documents."""
+        held = sum(1 for d in self.read.current().documents.values() if d.library == library)
+        cap = self.limits.max_documents
+        if held + incoming > cap:
+            raise UploadLimit("ANNEX_SESSION_MAX_DOCUMENTS", f"私有库最多存 {cap} 个文档（ANNEX_SESSION_MAX_DOCUMENTS）："
+                              f"已存 {held} 个，这次上传 {incoming} 个文件。请先删除私有库里的文档，或填写口令上传到共享库。")
 
     def _held(self, library: str) -> int:
         """Bytes of text the library's stored chunks hold."""

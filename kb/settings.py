@@ -36,6 +36,7 @@ class Settings:
     llm_model: str = ""
     llm_timeout: float = 60.0  # seconds
     llm_max_retries: int = 1
+    llm_answer_seconds: float = 600.0  # one answer's whole stream; a server sending keep-alives for ever is stopped; 0: no limit
     llm_temperature: float = 0.2
     llm_context_tokens: int = 8192  # the model's context window; prompts are cut to fit it with the answer cap
     llm_max_tokens: int = 1024  # cap on an answer's length, sent as max_tokens
@@ -56,7 +57,9 @@ class Settings:
     max_file_mb: float = 50.0  # per file, Gradio's /gradio_api/upload included; shared and private uploads alike
     session_max_files: int = 20  # files in one visitor (no token) upload
     session_max_mb: float = 20.0  # text one visitor's private library may hold, with the upload's files counted in
+    session_max_documents: int = 100  # documents one visitor's private library may hold (each costs ~60 KB of memory, however small)
     max_session_libraries: int = 20  # visitors' private libraries alive at once, across all sessions
+    max_request_kb: int = 1024  # a request body other than an upload (a question, a Gradio event) is refused past it
     min_free_disk_mb: float = 500.0  # an upload is refused when it would leave the store's disk with less free
     max_attachments: int = 500  # attachments one document may hold; a file past it is refused, named on its result
     max_references: int = 20000  # references one document may make; likewise

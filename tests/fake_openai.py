@@ -30,6 +30,7 @@ class Script:
     error_after: int | None = None  # stream this many chunks, then a `data: {"error": …}` event
     no_chunks: bool = False  # answer HTTP 200, then end the stream without a chunk (a server past its context)
     finish_reason: str | None = None  # default: "tool_calls" if tool_calls else "stop"
+    endless: str = ""  # "pings": SSE comments every 0.2 s, never a chunk; "content": content chunks for ever
 
 
 class FakeChatServer:
@@ -132,6 +133,9 @@ class _ChatHandler(BaseHTTPRequestHandler):
         if script.no_chunks:
             self.wfile.write(b"0\r\n\r\n")
             return
+        if script.endless:
+            self._endless(script, model)
+            return
         for n, chunk in enumerate(_chunks(script, model)):
             if n == script.break_after:
                 self.close_connection = True  # no terminating chunk: the client sees a truncated body
@@ -147,10 +151,26 @@ class _ChatHandler(BaseHTTPRequestHandler):
             self._event("[DONE]")
         self.wfile.write(b"0\r\n\r\n")
 
-    def _event(self, data: str) -> None:
-        payload = f"data: {data}\n\n".encode("utf-8", "backslashreplace")  # a lone surrogate as its JSON escape
+    def _endless(self, script: Script, model: str) -> None:
+        """Until the client hangs up (or the server closes): what a stuck proxy or a looping model sends."""
+        [chunk] = _chunks(Script(content=["啊" * 200]), model)[:1]
+        while not self.fake._closing.is_set():
+            try:
+                if script.endless == "pings":
+                    self._raw(b": ping\n\n")
+                    self.fake._closing.wait(0.2)
+                else:
+                    self._event(json.dumps(chunk, ensure_ascii=False))
+            except OSError:
+                return
+        self.close_connection = True
+
+    def _raw(self, payload: bytes) -> None:
         self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
         self.wfile.flush()
+
+    def _event(self, data: str) -> None:
+        self._raw(f"data: {data}\n\n".encode("utf-8", "backslashreplace"))  # a lone surrogate as its JSON escape
         time.sleep(0.001)  # let the client see pieces arrive separately, as from a real model
 
 

@@ -154,7 +154,8 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = exc.detail
         if isinstance(detail, str):  # Starlette's own: an unknown route, a wrong method, a body it cannot read
             loc, kind = {404: (["path"], "not_found"), 405: (["method"], "method_not_allowed"),
-                         400: (["body"], "invalid_body")}.get(exc.status_code, ([], "http_error"))
+                         400: (["body"], "invalid_body"), 413: (["body"], "body_too_large"),
+                         507: (["body", "files"], "disk_full")}.get(exc.status_code, ([], "http_error"))
             detail = _detail(loc, f"{detail}." if exc.status_code != 400 else
                              f"{detail}: send the body as UTF-8 JSON.", kind)
         return SafeJSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)

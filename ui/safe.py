@@ -4,6 +4,8 @@ from __future__ import annotations
 import html
 import re
 
+import gradio as gr
+
 _IMAGE = re.compile(r"!\[")
 
 
@@ -27,6 +29,25 @@ def toast(text: object) -> str:
     Library names, file names and a model server's error text reach toasts; `<img src=x>` must show as text.
     """
     return html.escape(str(text), quote=False)
+
+
+# Gradio titles its toasts "Error", "Warning" and "Info" unless told otherwise; the page is Chinese.
+ERROR_TITLE, WARNING_TITLE, INFO_TITLE = "出错了", "请注意", "提示"
+
+
+def error(text: object) -> gr.Error:
+    """The gr.Error to raise: the message escaped (toast), the title in Chinese."""
+    return gr.Error(toast(text), title=ERROR_TITLE)
+
+
+def warn(text: object) -> None:
+    """Show a warning toast: the message escaped, the title in Chinese."""
+    gr.Warning(toast(text), title=WARNING_TITLE)
+
+
+def inform(text: object) -> None:
+    """Show an information toast: the message escaped, the title in Chinese."""
+    gr.Info(toast(text), title=INFO_TITLE)
 
 
 def clip(text: str, limit: int) -> str:

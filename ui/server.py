@@ -1,16 +1,20 @@
 """One HTTP server: the knowledge-service API under /api and the Gradio app at /."""
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Callable, Sequence
 
 import gradio as gr
 from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse
+from gradio.utils import get_upload_folder
 
 from kb.service import Service
 from ui import access_log
 from ui.api import api_router, install_error_handlers
 from ui.blocks import build_demo
+from ui.body_limit import BodyLimit
 from ui.theme import look
 
 
@@ -23,6 +27,9 @@ def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -
     # Gradio's app-state links would save every component of a session — the 口令 box, a private document's
     # text — to deep_links/*/state.json, kept for ever; a conversation link (?conversation=<id>) shares instead.
     app.add_api_route("/gradio_api/deep_link", _no_deep_links, methods=["GET"], include_in_schema=False)
+    settings = service.settings
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_kb * 1024, floor=int(settings.min_free_disk_mb * 2**20),
+                       disks=lambda: [settings.store_dir, Path(tempfile.gettempdir()), Path(get_upload_folder())])
     demo = build_demo(service, extensions)
     # max_file_size: Gradio's /gradio_api/upload refuses (413) a file over ANNEX_MAX_FILE_MB while it streams in.
     return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server,

@@ -2,15 +2,22 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any, Iterator, Protocol
 
+import httpx
 import openai
 
 from kb.answer.context import estimate_messages
 from kb.answer.deltas import ModelDelta, ThinkTagSplitter, TokenUsage
 from kb.errors import LLMError
 from kb.settings import Settings
+
+# Far above any tokenizer's characters a token (~1.5 for Chinese, ~4 for English): an answer longer than
+# max_tokens × this comes from a server that ignores max_tokens, and would otherwise stream for ever.
+ANSWER_CHARS_PER_TOKEN = 8
+
 
 class ChatModel(Protocol):
     """What the answerer needs from a chat model."""
@@ -38,6 +45,7 @@ class OpenAIChatModel:
         temperature: float = 0.2,
         context_tokens: int = 8192,
         max_tokens: int = 1024,
+        answer_seconds: float = 600.0,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -46,6 +54,7 @@ class OpenAIChatModel:
         self.temperature = temperature
         self.context_tokens = context_tokens  # only for naming the likely cause of a failure
         self.max_tokens = max_tokens
+        self.answer_seconds = answer_seconds  # the whole stream's limit: keep-alive comments reset the read timeout
         self.name = f"{model} @ {self.base_url}"
         self._thinking_switch = True  # send chat_template_kwargs until the server rejects it
         self._client = openai.OpenAI(
@@ -69,6 +78,7 @@ class OpenAIChatModel:
             temperature=settings.llm_temperature,
             context_tokens=settings.llm_context_tokens,
             max_tokens=settings.llm_max_tokens,
+            answer_seconds=settings.llm_answer_seconds,
         )
 
     def complete(self, messages: list[dict[str, Any]], **options: Any) -> Any:
@@ -97,14 +107,24 @@ class OpenAIChatModel:
         try:
             response = self._create(messages, think)
             started = True
-            chunks, usage = 0, None
-            with response:
-                for chunk in response:
-                    chunks += 1
-                    usage = chunk.usage or usage  # some servers repeat a running total on every chunk
-                    for delta in self._deltas(chunk, splitter, pairs):
-                        partial = partial or delta.kind == "content"
-                        yield delta
+            chunks, usage, sent = 0, None, 0
+            with response, _Deadline(self.answer_seconds, response.close) as deadline:
+                try:
+                    for chunk in response:
+                        chunks += 1
+                        usage = chunk.usage or usage  # some servers repeat a running total on every chunk
+                        for delta in self._deltas(chunk, splitter, pairs):
+                            partial = partial or delta.kind == "content"
+                            sent += len(delta.text)
+                            if sent > self.max_tokens * ANSWER_CHARS_PER_TOKEN:
+                                raise LLMError(self._overlong_message(sent), partial)
+                            yield delta
+                except (openai.APIError, httpx.HTTPError) as exc:
+                    if deadline.expired.is_set():  # closed by the deadline: whatever the read raised
+                        raise LLMError(self._answer_time_message(), partial) from exc
+                    raise
+                if deadline.expired.is_set():
+                    raise LLMError(self._answer_time_message(), partial)
             if not chunks:
                 raise LLMError(self._no_chunk_message(messages))
             if reasoning := pairs[0].flush():
@@ -183,6 +203,16 @@ class OpenAIChatModel:
         return (f"The model endpoint {where} refused the request (HTTP {code}: {detail}); "
                 "check ANNEX_LLM_MODEL and ANNEX_LLM_BASE_URL, or shorten the question if it names a length limit.")
 
+    def _answer_time_message(self) -> str:
+        return (f"The model endpoint {self.base_url} was still sending after {self.answer_seconds:g} s, the limit for "
+                "one answer (ANNEX_LLM_ANSWER_SECONDS): the answer was stopped. Ask again, or raise the limit for "
+                "slow models.")
+
+    def _overlong_message(self, sent: int) -> str:
+        return (f"The model endpoint {self.base_url} sent {sent:,} characters, far past the answer cap "
+                f"(ANNEX_LLM_MAX_TOKENS={self.max_tokens} tokens): the server ignores max_tokens, and the answer was "
+                "stopped. Check the server's settings.")
+
     def _timeout_message(self, started: bool, waited: float) -> str:
         if started:  # a read timeout mid-stream is not retried
             return (f"The model endpoint {self.base_url} stopped sending for over {self.timeout:g} s mid-answer; "
@@ -223,6 +253,29 @@ def _mentions_context(detail: str) -> bool:
     """Whether a server's error is about the prompt's length (llama.cpp, vLLM, OpenAI, Ollama wordings)."""
     text = detail.lower()
     return "context" in text and any(w in text for w in ("exceed", "length", "window", "too long", "maximum"))
+
+
+class _Deadline:
+    """`with _Deadline(seconds, close):` calls close() once `seconds` have passed inside the block; 0: never."""
+
+    def __init__(self, seconds: float, close: Any) -> None:
+        self.expired = threading.Event()
+
+        def fire() -> None:
+            self.expired.set()
+            close()
+
+        self._timer = threading.Timer(seconds, fire) if seconds > 0 else None
+
+    def __enter__(self) -> _Deadline:
+        if self._timer is not None:
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 class _PairJoiner:

@@ -14,7 +14,8 @@ _HEADING = re.compile(
     re.M,
 )
 # The block annex-rag itself appends after the answer; never read it back as the model's section.
-_CONTENT_BLOCK = re.compile(r"^\s*(?:\*\*)?" + ATTACHMENT_BLOCK_TITLE, re.M)
+# [ \t]*, not \s*: begun at every line start, \s* ran on across blank lines — quadratic in a run of them
+_CONTENT_BLOCK = re.compile(r"^[ \t\u3000]*(?:\*\*)?" + ATTACHMENT_BLOCK_TITLE, re.M)
 _BULLET = re.compile(r"^\s*(?:[-*+•·]|\d+[.、)）]|[（(]\d+[)）]|[①-⑳])\s*")
 # The whitespace before a citation goes with it, read once from the start of its run (a lookbehind and possessive
 # runs): `\s*[-]?\s*` tried at every space of a long run was cubic (4,000 spaces: 31 s).

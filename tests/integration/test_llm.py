@@ -116,6 +116,25 @@ def test_timeout_before_answering(server):
     assert error.partial is False
 
 
+def test_a_stream_of_keep_alive_comments_ends_at_the_answer_time_limit(server):
+    """A proxy that pings every 0.2 s and never sends a chunk: the read timeout never fires; the whole-answer one does."""
+    server.add(Script(endless="pings"))
+    model = OpenAIChatModel(server.base_url, "sk-test", "qwen2.5", timeout=2.0, max_retries=0, answer_seconds=1.0)
+    started = time.monotonic()
+    error, seen = _fail(model)
+    assert time.monotonic() - started < 3
+    assert "1 s" in str(error) and "ANNEX_LLM_ANSWER_SECONDS" in str(error) and seen == []
+
+
+def test_a_server_that_ignores_max_tokens_is_cut_off_with_what_it_sent(server):
+    """Content chunks for ever: the answer stops once it is far past max_tokens, keeping what came."""
+    server.add(Script(endless="content"))
+    model = OpenAIChatModel(server.base_url, "sk-test", "qwen2.5", timeout=2.0, max_retries=0, max_tokens=100)
+    error, seen = _fail(model)
+    assert "ANNEX_LLM_MAX_TOKENS" in str(error) and error.partial is True
+    assert 0 < len(_text(seen, "content")) <= 100 * 8
+
+
 @pytest.mark.parametrize(
     ("status", "says"),
     [

@@ -6,6 +6,7 @@ visitor). Each refusal must name its ANNEX_ setting, and leave the stores and Gr
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
@@ -22,7 +23,7 @@ from tests.reliability.test_leaks import Visitor, _serve
 
 pytestmark = pytest.mark.reliability
 
-LIMITS = dict(max_file_mb=0.2, session_max_files=3, session_max_mb=0.01, max_session_libraries=2)
+LIMITS = dict(max_file_mb=0.2, session_max_files=3, session_max_mb=0.01, max_session_libraries=2, session_max_documents=4)
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +111,22 @@ def test_a_visitors_small_spreadsheet_that_expands_past_the_room_is_refused_on_i
     assert_healthy(app)
 
 
+def test_a_visitors_tiny_files_are_capped_in_documents_however_small(app):
+    """Each document costs ~60 KB of memory whatever its size: past ANNEX_SESSION_MAX_DOCUMENTS the upload is refused,
+    the library kept as it was; deleting one makes room."""
+    visitor = Visitor(app, "caps-count-1")
+    notes = [visitor.upload(f"便条{n}.md", f"# 便条{n}\n\n值班{n}。\n") for n in range(3)]
+    assert visitor.send("run_ingest", [notes, "", "", ""])["success"] is True
+    held = _private(app)
+    more = [visitor.upload(f"便条{n}.md", f"# 便条{n}\n\n值班{n}。\n") for n in range(3, 5)]
+    message = _error(visitor.send("run_ingest", [more, "", "", ""]))  # 3 held + 2 sent > 4
+    assert "ANNEX_SESSION_MAX_DOCUMENTS" in message and "删除" in message, message
+    assert _private(app) == held and not [f["path"] for f in more if Path(f["path"]).exists()]
+    assert visitor.send("run_ingest", [more[:1] and [visitor.upload("便条3.md", "# 便条3\n\n值班3。\n")], "", "", ""])["success"]
+    _end(app, "caps-count-1")
+    assert_healthy(app)
+
+
 def test_private_libraries_are_capped_across_all_sessions(app):
     first, second, third = (Visitor(app, f"caps-room-{n}") for n in (1, 2, 3))
     for n, visitor in enumerate((first, second), 1):
@@ -143,17 +160,24 @@ def test_a_visitor_upload_is_capped_in_files_but_a_token_upload_is_not(app):
 
 
 def test_no_upload_goes_below_the_free_disk_floor(tmp_path):
-    """A floor above the disk's size: the visitor's and the token's upload are both refused, naming the setting."""
+    """A floor above the disk's size: Gradio's upload and the API's are refused as they stream in (ui/body_limit.py);
+    files uploaded before the floor rose are refused at ingest, with or without the token. Each names the setting."""
     with _serve(open_demo_service(tmp_path / "store", api_token=TOKEN, min_free_disk_mb=10**12)) as live:
         visitor = Visitor(live, "caps-disk-1")
         before = set(live.service.read.current().documents)
-        for library, token in (("", ""), ("caps", TOKEN)):
-            file = visitor.upload("预案.md", _text("预案", 1))
+        for sent in (visitor.http.post("/gradio_api/upload", files=[("files", ("预案.md", b"# x\n", "text/markdown"))]),
+                     live.http.post("/api/knowledge/documents", headers={"Authorization": f"Bearer {TOKEN}"},
+                                    files=[("files", ("预案.md", _text("预案", 1).encode(), "text/markdown"))])):
+            assert sent.status_code == 507 and "ANNEX_MIN_FREE_DISK_MB" in sent.text, sent.text
+        assert set(live.service.read.current().documents) == before
+        assert_healthy(live)
+    with _serve(open_demo_service(tmp_path / "store2", api_token=TOKEN)) as live:
+        visitor = Visitor(live, "caps-disk-2")
+        files = [visitor.upload(f"预案{n}.md", _text(f"预案{n}", 1)) for n in "甲乙"]
+        before = set(live.service.read.current().documents)
+        live.service.settings = replace(live.service.settings, min_free_disk_mb=10**12)  # the disk filled meanwhile
+        for file, (library, token) in zip(files, (("", ""), ("caps", TOKEN))):
             message = _error(visitor.send("run_ingest", [[file], library, "", token]))
             assert "ANNEX_MIN_FREE_DISK_MB" in message, message
             assert not Path(file["path"]).exists()
-        refused = live.http.post("/api/knowledge/documents", headers={"Authorization": f"Bearer {TOKEN}"},
-                                 files=[("files", ("预案.md", _text("预案", 1).encode(), "text/markdown"))])
-        assert refused.status_code == 507 and "ANNEX_MIN_FREE_DISK_MB" in refused.text, refused.text
         assert set(live.service.read.current().documents) == before
-        assert_healthy(live)

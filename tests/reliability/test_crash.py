@@ -333,3 +333,73 @@ def test_kill_9_while_the_bm25_main_segment_is_saved_leaves_keyword_search_as_be
         finally:
             reopened.close()
             SharedSystemClient.clear_system_cache()
+
+
+def _big_plan(folder: Path, name: str, paragraphs: int) -> Path:
+    """A plan of many chunks (so its delete takes a while in each store) that cites an attachment."""
+    body = "".join(f"第{n}条 值班人员按附件1轮换，每班两人，交接时核对装备清单第{n}项。\n\n" for n in range(paragraphs))
+    path = folder / name
+    path.write_text(f"# {path.stem}\n\n{body}附件1：值班表\n\n夜班两人。\n", encoding="utf-8")
+    return path
+
+
+# The CLI's delete with one store's delete made to wait at `stage` (a marker file says it got there): the kill
+# then lands between the stores' writes — the graph's committed, Chroma's or the keyword index's not yet.
+_PAUSED_DELETE = """
+import sys, time
+from pathlib import Path
+from kb.cli import main
+from kb.search.chroma import ChromaVectorStore
+from kb.search.keyword_index import KeywordIndex
+stage, marker, doc = sys.argv[1:4]
+owner, name = {"vectors": (ChromaVectorStore, "delete_document"), "keywords": (KeywordIndex, "delete_documents")}[stage]
+real = getattr(owner, name)
+def paused(self, doc_ids):
+    if doc_ids:  # not the opening reconcile's empty delete
+        Path(marker).touch()
+        time.sleep(60)
+    return real(self, doc_ids)
+setattr(owner, name, paused)
+sys.exit(main(["delete", doc, "--library", "x"]))
+"""
+
+
+def _killed_delete(store: Path, doc: str, stage: str, tmp_path: Path) -> None:
+    """Run the CLI's delete of `doc` and SIGKILL it once it waits before `stage`'s delete."""
+    marker = tmp_path / f"at-{stage}"
+    proc = subprocess.Popen([sys.executable, "-c", _PAUSED_DELETE, stage, str(marker), doc], cwd=ROOT,
+                            env={**os.environ, "ANNEX_STORE_DIR": str(store), "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while not marker.exists():
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, f"the delete never reached {stage}"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait(30) == -signal.SIGKILL
+
+
+@pytest.mark.parametrize("stage", ["vectors", "keywords"])
+def test_kill_9_between_a_deletes_writes_leaves_it_done_and_every_other_document_whole(tmp_path, stage):
+    """The CLI deletes a 1,500-chunk document and is killed after the graph's delete committed, before Chroma's or
+    the keyword index's. Opened again (reconciled, as app.py and the CLI open a store): the three stores hold the
+    same documents, without the deleted one, and every other one as it was."""
+    corpus, store = tmp_path / "corpus", tmp_path / "store"
+    corpus.mkdir()
+    for n in range(3):
+        _big_plan(corpus, f"值班预案{n}.md", 30)
+    doomed = _big_plan(corpus, "大预案.md", 1500)
+    with opened(store) as stores:
+        assert not [r.error for r in stores.ingestor.ingest([corpus], "x", source="cli") if r.error]
+    _, before = reconciled_and_agreeing(store)
+    _killed_delete(store, doomed.name, stage, tmp_path)
+    doomed_id = document_id("x", doomed.name)
+    with opened(store) as stores:  # the graph has let it go; Chroma still holds it (the keyword index is mended on open)
+        assert stores.graph.load_document(doomed_id) is None
+        assert (doomed_id in stores.vectors.chunk_counts()) == (stage == "vectors")
+    fixed, after = reconciled_and_agreeing(store)
+    assert after == {k: v for k, v in before.items() if k != doomed_id}
+    with opened(store) as stores:
+        assert stores.keywords.versions() == after  # the keyword index agrees too
+        assert doomed_id not in stores.vectors.chunk_counts()
+        assert not [h for h in stores.vectors.query("值班人员按附件1轮换", 50, libraries=["x"]) if h.doc_id == doomed_id]

@@ -396,3 +396,40 @@ def test_a_private_uploads_vectors_never_enter_the_passage_cache(tmp_path):
         assert hits  # the private vectors are stored and searched by their owner, just never cached
     finally:
         service.close()
+
+
+@pytest.mark.parametrize("where", ["outside", "dotdot"])
+def test_a_file_value_naming_a_server_path_reads_nothing_from_the_server(app, tmp_path, where):
+    """A crafted File value is a path on the server: only Gradio's own uploads may be read, never a file it names.
+
+    Gradio checks this itself only after launch(); mounted with mount_gradio_app, as app.py serves it, it copied
+    the file into its cache and the visitor's private library held it.
+    """
+    server_file = tmp_path / "服务器上的文件.md"
+    server_file.write_text(f"# 服务器上的文件\n\n值班暗号是{SECRET}。\n", encoding="utf-8")
+    uploads = Path(gradio_utils.get_upload_folder())
+    path = str(server_file) if where == "outside" else f"{uploads}/../../{server_file.relative_to('/')}"
+    value = {"path": path, "orig_name": "r.md", "meta": {"_type": "gradio.FileData"}}
+    before = set(_documents(app))
+    visitor = Visitor(app, f"path-{where}")
+    assert visitor.send("run_ingest", [[value], "", "", ""])["success"] is False
+    assert visitor.send("run_ingest", [[value], "demo", "", TOKEN])["success"] is False  # the token reads no path either
+    assert set(_documents(app)) == before
+    questions = dict(value, path=path.replace(".md", ".jsonl"))
+    Path(questions["path"]).write_text(json.dumps({"question": SECRET, "doc": SECRET}, ensure_ascii=False), "utf-8")
+    assert visitor.send(visitor.by_input("eval-upload"), [questions, 0])["success"] is False
+    assert SECRET not in visitor.seen
+    visitor.send("ask", [SECRET_QUESTION, None, None, None, *KNOBS])
+    assert SECRET not in visitor.seen and server_file.exists()
+    assert_healthy(app)
+
+
+def test_a_file_value_naming_a_url_downloads_nothing(app):
+    """Gradio would download a File value's http(s) URL into its cache, past ANNEX_MAX_FILE_MB: refused unread."""
+    value = {"path": "https://example.com/plan.md", "orig_name": "plan.md", "meta": {"_type": "gradio.FileData"}}
+    before = set(_documents(app))
+    visitor = Visitor(app, "url")
+    refused = visitor.send("run_ingest", [[value], "", "", ""])
+    assert "不是通过本页面上传的" in _error(refused) and refused["output"]["title"] == "出错了"  # a Chinese toast
+    assert set(_documents(app)) == before
+    assert_healthy(app)

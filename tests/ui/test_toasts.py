@@ -60,3 +60,17 @@ def test_knowledge_tab_errors_carry_escaped_names(service):
     with pytest.raises(gr.Error) as reserved:
         admin.ingest("s", [__file__], "session-" + HOSTILE, "", "t")
     assert ESCAPED in reserved.value.message and "<img" not in reserved.value.message
+
+
+def test_toasts_are_titled_in_chinese(service):
+    """Gradio titles a toast "Error" / "Warning" / "Info" unless told: the page is Chinese, so are its toasts."""
+    from ui.safe import ERROR_TITLE
+
+    with pytest.raises(gr.Error) as refused:
+        KnowledgeBase(service).ingest("s", [], "", "")
+    assert refused.value.title == ERROR_TITLE == "出错了"
+    with warnings.catch_warnings(record=True), pytest.MonkeyPatch.context() as patch:
+        titles: list[str] = []
+        patch.setattr(gr, "Warning", lambda message, title="Warning", **_: titles.append(title))
+        list(ChatHandlers(service).ask("   ", "", "o", [], [], *KNOBS, session="s"))
+    assert titles and "Warning" not in titles

@@ -95,7 +95,7 @@ def test_a_document_past_the_caps_is_refused_naming_the_setting():
         build_document("lib", ParsedFile("文.md", "文.md", "# 预案\n" + cited, "h"), limits=Limits(references=40))
 
 
-@pytest.mark.parametrize("run", [" ", "\u3000", " - ", "[", "[1,"])
+@pytest.mark.parametrize("run", [" ", "\u3000", " - ", "[", "[1,", " \n"])
 def test_the_answer_section_reader_grows_linearly_with_a_run_in_a_line(run):
     """A 相关附件 line is read by the post-answer hop: a model (or a quoted document) may write any run into it."""
     from kb.answer.section import extract_section
@@ -106,6 +106,25 @@ def test_the_answer_section_reader_grows_linearly_with_a_run_in_a_line(run):
         for _ in range(REPEATS):
             began = time.process_time()
             extract_section(answer)
+            best = min(best, time.process_time() - began)
+        return best
+
+    small, large = seconds(2000), seconds(4000)
+    assert large < max(small, 1e-3) * MAX_RATIO, (small, large)
+
+
+@pytest.mark.parametrize("line", ["甲{}乙", "报告单位：{}报告人：", "地址：东岭路{}；电话："])
+def test_a_form_line_with_a_run_of_spaces_is_read_linearly(line):
+    """The offline answerer reads every candidate line as form fields (酒店地址：…); a chunk of 800 spaces cost 2 s."""
+    from kb.answer.forms import fields, fills
+
+    def seconds(n: int) -> float:
+        text = line.format(" " * n)
+        best = float("inf")
+        for _ in range(REPEATS):
+            began = time.process_time()
+            fields(text)
+            fills(text, {"地址"})
             best = min(best, time.process_time() - began)
         return best
 

@@ -19,7 +19,7 @@ from ui.chat import citations, paths_figure, thinking
 from ui.chat.decline import closest_choices, declined, render_closest
 from ui.chat.paths_view import turn_paths_figure
 from ui.chat.turn_view import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
-from ui.safe import toast
+from ui.safe import warn
 
 OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
            "citation_select", "source", "paths", "conversations")
@@ -55,14 +55,14 @@ class ChatHandlers:
         """Run one turn over the libraries `session` may see and stream the chat and the side panels."""
         owner = owner or new_owner()
         if not (question or "").strip():
-            gr.Warning(EMPTY_QUESTION)
+            warn(EMPTY_QUESTION)
             yield {"owner": owner}
             return
         try:
             request = self.service.sessions.scope(self.request(question, conversation_id, owner, *knobs), session)
             events = self.service.pipeline.run(request)
         except AnnexError as exc:  # InvalidRequest, UnknownLibrary, UnknownConversation: nothing was stored
-            gr.Warning(toast(exc))
+            warn(exc)
             yield {"owner": owner}
             return
         view = TurnView(question.strip())
@@ -79,8 +79,8 @@ class ChatHandlers:
                 elif event.type in ("thinking", "error"):
                     if event.type == "error":
                         message = event.data.get("message", "")
-                        gr.Warning(toast(f"模型服务出错，已改用离线抽取回答：{message}" if event.data.get("fallback")
-                                         else f"回答失败：{message}"))
+                        warn(f"模型服务出错，已改用离线抽取回答：{message}" if event.data.get("fallback")
+                                         else f"回答失败：{message}")
                     yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
                 elif event.type in ("content", "attachments"):
                     yield {"chatbot": chat_messages(turns)}
@@ -94,7 +94,7 @@ class ChatHandlers:
         except AnnexError as exc:  # a store failed mid-turn: say so where the answer would be
             view.warnings.append(str(exc))
             view.answer += f"\n\n⚠️ 回答中断：{exc}"
-            gr.Warning(toast(exc))
+            warn(exc)
             yield {"chatbot": chat_messages(turns), "thinking": thinking.render_thinking(view)}
 
     def panels(self, view: TurnView | None, paths: bool = True, reader: str | None = "") -> Update:
@@ -164,10 +164,10 @@ class ChatHandlers:
         try:
             conversation = self.service.history.get_conversation(conversation_id)
         except UnknownConversation as exc:
-            gr.Warning(toast(exc))
+            warn(exc)
             return {}
         if conversation.owner != owner:  # only reachable by a forged request: conversations are listed per owner
-            gr.Warning(toast("这个会话不属于当前会话窗口。"))
+            warn("这个会话不属于当前会话窗口。")
             return {}
         turns = turns_from_history(self.service.history.messages(conversation_id))
         return {"chatbot": chat_messages(turns), "conversation": conversation_id, "turns": turns,

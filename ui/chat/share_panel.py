@@ -9,7 +9,7 @@ import gradio as gr
 from ui.chat.handlers import ChatHandlers, Update
 from ui.chat.share import PARAM, READ_ONLY, answer_markdown, link_js, notice_after, shared_turns, shown_turn, url_js
 from ui.chat.turn_view import chat_messages
-from ui.safe import toast
+from ui.safe import warn
 
 
 @dataclass
@@ -53,7 +53,7 @@ def wire_share(panel: SharePanel, handlers: ChatHandlers, components: dict, trig
             return (*positional({}), gr.skip(), gr.skip(), gr.skip(), gr.skip())
         t = shared_turns(handlers.service.history, conversation_id)
         if t is None:
-            gr.Warning(toast("分享链接里的会话不存在（可能已删除，或链接不完整）。"))
+            warn("分享链接里的会话不存在（可能已删除，或链接不完整）。")
             return (*positional({}), gr.skip(), gr.skip(), gr.skip(), gr.skip())
         last = len(t) - 1 if t else None
         update = {"chatbot": chat_messages(t), "turns": t, "shown": last,

@@ -10,7 +10,7 @@ from kb.eval.metrics import Question
 from kb.service import Service
 from kb.turn import TurnRequest
 from ui.compare.run import MODE_TITLES, ORDER, OWNER, column_markdown, compare, summary_markdown
-from ui.safe import toast
+from ui.safe import error
 
 # Questions whose attachment only the graph brings (kb.eval on data/questions.jsonl), then the chat's examples.
 GRAPH_WINS = (
@@ -44,7 +44,7 @@ def build_compare_tab(service: Service, examples: Sequence[str], questions: Sequ
             scoped = service.sessions.scope(TurnRequest(text or "", owner=OWNER), request.session_hash)
             comparison = compare(service, scoped, questions)
         except AnnexError as exc:
-            raise gr.Error(toast(exc)) from exc
+            raise error(exc) from exc
         by_mode = {r.mode: r for r in comparison.results}
         return (summary_markdown(comparison), *(column_markdown(comparison, by_mode[m]) for m in ORDER))
 

@@ -26,9 +26,10 @@ from kb.service import Service, scratch_history
 from kb.turn import TurnRequest
 from graph.store import attachment_node_id
 from ui.compare.run import attachment_names
+from ui.uploaded import UploadedFile
 from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, column_widths, display_frame, empty_chart,
                                   filter_frame, mode_name, outcomes_frame, summary_frame)
-from ui.safe import md, toast
+from ui.safe import error, md
 
 ProgressFn = Callable[..., object]
 EMPTY = "点 **运行评测**：三种模式依次回答每道题，完成后这里给出汇总表、比例图和逐题结果（可按模式、题型、结果筛选，下载 CSV）。"
@@ -110,7 +111,7 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
-        upload = gr.File(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=150,
+        upload = UploadedFile(label="题目文件（.jsonl，可不传）", file_types=[".jsonl", ".json", ".txt"], scale=3, height=150,
                          elem_id="eval-upload")
         limit = gr.Number(0, label="只跑前 N 题（0 = 全部）", precision=0, minimum=0, scale=1, elem_id="eval-limit")
         run_button = gr.Button("运行评测", variant="primary", scale=1, elem_id="eval-run")
@@ -134,14 +135,14 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
             questions, problems = load_questions(path, service.settings.max_question_lines,
                                                   service.settings.max_question_bytes)
         except (OSError, UnicodeDecodeError) as exc:
-            raise gr.Error(toast(f"读不了题目文件：{exc}")) from exc
+            raise error(f"读不了题目文件：{exc}") from exc
         if not questions:
-            raise gr.Error(toast("题目文件里没有可用的题：每行一个 JSON 对象，含 doc、question、attachments、"
-                                 "answer_contains 和 kind。"))
+            raise error("题目文件里没有可用的题：每行一个 JSON 对象，含 doc、question、attachments、"
+                                 "answer_contains 和 kind。")
         try:
             result = evaluate(service, questions, limit=int(n or 0), progress=progress, session=request.session_hash)
         except AnnexError as exc:  # NothingToSearch: this visitor sees no library with documents
-            raise gr.Error(toast(exc)) from exc
+            raise error(exc) from exc
         result.problems = sorted([*problems, *result.problems], key=lambda p: p.line)
         outcomes = outcomes_frame(result.outcomes, attachment_titles(service, result.outcomes))
         name = Path(file).name if file else bundled.name

@@ -7,13 +7,11 @@ ANNEX_API_TOKEN typed into the token field; a delete needs its confirmation box 
 """
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import gradio as gr
-import gradio.utils as gradio_utils
 import plotly.graph_objects as go
 
 from kb.errors import ReservedLibrary, TooManyTokens, UploadLimit
@@ -25,7 +23,8 @@ from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choi
 from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.client import client_address
-from ui.safe import toast
+from ui.safe import error, inform, warn
+from ui.uploaded import UploadedFile, discard_uploads
 
 ALL_LIBRARIES = "全部"
 # DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
@@ -49,16 +48,16 @@ class KnowledgeBase:
         With the token they go into the shared `library`; without it into the session's private library.
         """
         if not files:
-            raise gr.Error(toast(f"先选择要上传的文件（{SHOWN}，可多选）。"))
+            raise error(f"先选择要上传的文件（{SHOWN}，可多选）。")
         shared = bool(_text(token))
         if shared:
             self.check_token(token, client)
             try:
                 library = check_shared_name(_text(library) or self.service.settings.default_library)
             except ReservedLibrary as exc:
-                raise gr.Error(toast(f"“{library}”不能作共享库名：以 session- 开头的名字留给访客的私有库。")) from exc
+                raise error(f"“{library}”不能作共享库名：以 session- 开头的名字留给访客的私有库。") from exc
         elif not session:
-            raise gr.Error(toast("这次上传没有浏览器会话，无法放进私有库：请刷新页面后重新上传。"))
+            raise error("这次上传没有浏览器会话，无法放进私有库：请刷新页面后重新上传。")
         sizes = [_size(f) for f in files]
         try:
             check_free_disk(self.service.settings.store_dir, sum(sizes), self.service.settings.min_free_disk_mb)
@@ -66,7 +65,7 @@ class KnowledgeBase:
                 library = self.sessions.library_for_upload(session or "", sizes)
         except UploadLimit as exc:
             discard_uploads(files)  # refused: Gradio's copies go too, nothing of the upload is kept
-            raise gr.Error(toast(str(exc))) from exc
+            raise error(str(exc)) from exc
         tag_list = tuple(t.strip() for t in _text(tags).replace("，", ",").split(",") if t.strip())
 
         def report(done: int, total: int, what: str) -> None:
@@ -83,20 +82,20 @@ class KnowledgeBase:
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
         failed = sum(1 for r in results if r.status == "error")
         # said where the eye is too: on a phone the results below the button are a screen away
-        (gr.Warning if failed else gr.Info)(toast(f"入库完成：{len(results) - failed} 个文件成功，{failed} 个失败，详情见“入库”按钮下方。"))
+        (warn if failed else inform)(f"入库完成：{len(results) - failed} 个文件成功，{failed} 个失败，详情见“入库”按钮下方。")
         return head + ingest_results_html(results)
 
     def check_token(self, token: str, client: str = "") -> None:
         """Refuse a shared-library write unless `token` is the server's ANNEX_API_TOKEN (`client`: its address)."""
         expected = self.service.settings.api_token
         if not expected:
-            raise gr.Error(toast("共享库的写入已关闭：服务器没有设置 ANNEX_API_TOKEN。不填口令，上传的文件进入本会话的私有库。"))
+            raise error("共享库的写入已关闭：服务器没有设置 ANNEX_API_TOKEN。不填口令，上传的文件进入本会话的私有库。")
         try:
             right = self.service.tokens.matches(client, _text(token), expected)
         except TooManyTokens as exc:
-            raise gr.Error(toast(f"口令错误次数太多：请 {exc.retry_after} 秒后再试。")) from exc
+            raise error(f"口令错误次数太多：请 {exc.retry_after} 秒后再试。") from exc
         if not right:
-            raise gr.Error(toast("口令不对：共享库只能用服务器的 ANNEX_API_TOKEN 修改。"))
+            raise error("口令不对：共享库只能用服务器的 ANNEX_API_TOKEN 修改。")
 
     def listing(self, session: str | None) -> tuple[list[list], list[tuple[str, str]]]:
         """Rows of the document table and the selector's choices: the shared documents and the session's own."""
@@ -117,17 +116,17 @@ class KnowledgeBase:
     def delete(self, session: str | None, doc_id: str | None, confirmed: bool, token: str = "", client: str = "") -> str:
         """Delete a document from both stores once confirmed; shared documents need the token."""
         if not isinstance(doc_id, str) or not doc_id:
-            raise gr.Error(toast("没有删除：先在“查看文档”里选择一个文档。"))
+            raise error("没有删除：先在“查看文档”里选择一个文档。")
         if confirmed is not True:
-            raise gr.Error(toast("没有删除：先勾选“确认删除”。"))
+            raise error("没有删除：先勾选“确认删除”。")
         summary = self.service.read.current().documents.get(doc_id)
         if summary is None or not self.sessions.may_see(session, summary.library):
-            raise gr.Error(toast(f"文档 {doc_id} 已不在知识库中。"))
+            raise error(f"文档 {doc_id} 已不在知识库中。")
         if not is_private(summary.library):
             self.check_token(token, client)
         private = is_private(summary.library)  # its quotes in conversations go with it
         if not (self.sessions.delete(doc_id) if private else self.service.stores.ingestor.delete(doc_id)):
-            raise gr.Error(toast(f"文档 {doc_id} 已不在知识库中。"))
+            raise error(f"文档 {doc_id} 已不在知识库中。")
         return f"已删除《{summary.title}》及其附件、片段和向量。"
 
     def libraries(self, session: str | None) -> list[str]:
@@ -180,7 +179,7 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
                         "`附件3-名称.md` 或 `<文档名>-附件3-名称.xlsx`，与主文档一起上传。\n\n"
                         f"不填口令：文件进入**本会话的私有库**，只有这个页面能看到、检索和删除，{lifetime(ttl)}。"
                         "填入口令（ANNEX_API_TOKEN）：写入下面的共享库。")
-            files = gr.File(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
+            files = UploadedFile(file_count="multiple", file_types=sorted(SUPPORTED_EXTENSIONS), label="文件", height=150)
             with gr.Row():
                 library = gr.Textbox(service.settings.default_library, label="共享库（需口令）", scale=1)
                 tags = gr.Textbox(label="标签（逗号分隔，可空）", scale=1)
@@ -244,18 +243,6 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     table.select(_row_doc, None, selected, api_visibility="private").then(show, selected, view, api_visibility="private")
     gr.on([query.submit, lib_filter.input, limit.release], draw, picture_inputs, picture, api_visibility="private")
     return KnowledgeTab([ingested, deleted], kb, (refresh_all, picture_inputs, [*listing_outputs, picture]))
-
-
-def discard_uploads(files: Sequence[str]) -> None:
-    """Remove Gradio's temporary copies of uploaded files (and their folders, once empty), only inside its cache."""
-    cache = Path(gradio_utils.get_upload_folder()).resolve()
-    for name in files:
-        path = Path(name).resolve()
-        if cache not in path.parents:
-            continue
-        path.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):  # the folder still holds another upload
-            path.parent.rmdir()
 
 
 def _size(name: str) -> int:

@@ -1,0 +1,50 @@
+"""Files a visitor uploaded: a File value is a path on the server, so only paths inside Gradio's upload folder count.
+
+A Gradio event can be sent without the page with any File value: `{"path": "/srv/notes.md"}`, or a URL Gradio would
+download. Gradio refuses a local path outside its upload folder itself only in an app it launched; mounted with
+mount_gradio_app (ui/server.py) it copied whatever it was given into its cache, so a visitor could ingest any
+server file into a private library and read it back. `UploadedFile` refuses both before anything is copied.
+"""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Sequence
+
+import gradio as gr
+import gradio.utils as gradio_utils
+
+from ui.safe import error
+
+NOT_UPLOADED = "这个文件不是通过本页面上传的：请在页面上重新选择文件上传。"
+
+
+def _cache() -> Path:
+    return Path(gradio_utils.get_upload_folder()).resolve()
+
+
+def is_uploaded(name: str) -> bool:
+    """Whether the path lies inside Gradio's upload folder once resolved (`..` and symbolic links followed)."""
+    return _cache() in Path(name).resolve().parents
+
+
+class UploadedFile(gr.File):
+    """gr.File whose value must be a file uploaded to this app (the page shows it as a gr.File)."""
+
+    is_template = True  # Gradio then names it by its base class: the page's File component
+
+    async def async_move_resource_to_block_cache(self, url_or_file_path: str | Path | None) -> str | None:
+        if url_or_file_path is not None and not is_uploaded(str(url_or_file_path)):
+            raise error(NOT_UPLOADED)
+        return await super().async_move_resource_to_block_cache(url_or_file_path)
+
+
+def discard_uploads(files: Sequence[str]) -> None:
+    """Remove Gradio's temporary copies of uploaded files (and their folders, once empty), only inside its cache."""
+    for name in files:
+        if not is_uploaded(name):
+            continue
+        path = Path(name).resolve()
+        path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # the folder still holds another upload
+            path.parent.rmdir()
