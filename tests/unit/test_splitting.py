@@ -282,3 +282,16 @@ def test_a_part_starts_a_chunk_of_the_attachment_that_holds_it():
     chunks = chunk_document("d", text, split.attachments, breaks=split.part_starts)
     owned = [c.text.split("\n")[0] for c in chunks if c.attachment == "附件1"]
     assert owned == ["附件1：资格审查条件要求", "附录1 资质最低要求", "附录2 财务最低要求"]
+
+
+def test_a_list_in_one_label_form_then_headers_in_another_is_read_as_the_list_and_its_attachments():
+    # 绍兴一中's notice: the list says 附1./附2., the headers are a bare 附1 and then 附件2 — both 附件
+    text = (BODY + "教科室\n附1. 2011年市属学校教师专业阅读活动方案\n附2. 让课堂教学更有效——《有效教学十讲》导读\n\n"
+            "附1\n2011年市属学校教师专业阅读活动方案\n1. 活动宗旨：促进专业成长。\n\n"
+            "附件2\n让课堂教学更有效\n——《有效教学十讲》导读\n新课程背景下……\n")
+    split = split_attachments(text)
+    assert _found(text) == [("附件1", "2011年市属学校教师专业阅读活动方案"),
+                            ("附件2", "让课堂教学更有效——《有效教学十讲》导读")]
+    first = split.attachments[0]
+    assert text[first.start:first.end].startswith("附1\n") and "活动宗旨" in text[first.start:first.end]
+    assert split.listed_titles["附件2"] == "让课堂教学更有效——《有效教学十讲》导读"
