@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kb.labels import KIND_WORD
 from kb.model import ParsedFile
 from kb.text import unspace
 
@@ -27,7 +28,7 @@ _NOT_TITLE = re.compile(r"[。！？；!?;，,：:|]")
 _DATE_LINE = re.compile(r"^[0-9０-９〇零一二三四五六七八九十]+年([0-9０-９〇零一二三四五六七八九十]+月)?([0-9０-９〇零一二三四五六七八九十]+日)?$")
 _QUALIFIER = re.compile(r"[（(][^（()）]{1,12}[)）]$")  # 企业风险评估指南（试行）, …预案（2024版）
 # An attachment header, an article, a numbered or bracketed section heading (一、总则, 1.2 适用范围, （一）基本条件).
-_LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七八九十百]+[章节条])|^[0-9０-９一二三四五六七八九十]+[、.．]"
+_LABEL_LINE = re.compile(rf"^({KIND_WORD}|第[0-9一二三四五六七八九十百]+[章节条])|^[0-9０-９一二三四五六七八九十]+[、.．]"
                          r"|^[（(][0-9０-９一二三四五六七八九十]+[)）]|^[0-9]+(\.[0-9]+)+\s")
 # A standard's or a notice's number on its cover (GB/T 45839—2025, DB61/T 1234-2020, 国发〔2011〕35号): the line above
 # it names the series (中华人民共和国国家标准), the title comes below it.
