@@ -54,7 +54,8 @@ def extract_references(
     within = dict(parts or {})
     owner = _Owner(attachments)
     skip = _Spans(skip_spans)
-    external = ExternalCitations(text, {_norm(a.title) for a in attachments if a.title}, document_title)
+    own_titles = {_norm(t) for t in [*(a.title for a in attachments), *(listed or {}).values()] if t}
+    external = ExternalCitations(text, own_titles, document_title)
     found: list[Reference] = []
     for match in _MENTION.finditer(text, start):
         at = match.start("head")

@@ -48,6 +48,18 @@ def test_missing_attachment_is_dangling_never_guessed():
     assert _refs("专家名单详见附件15。") == [("附件15", None)]
 
 
+def test_a_pointer_in_brackets_after_a_listed_title_names_this_documents_attachment():
+    # 丹江口电厂's notice: 《…报名登记表》（见附件2）, the list names 附件2, the page left it out
+    text = ("报名需提供完整填写的《公开招聘报名登记表》（见附件2）；岗位条件详见附件1。\n"
+            "附件：1、招聘岗位一览表\n　　　2、公开招聘报名登记表\n")
+    doc = build_document("t", ParsedFile("p.txt", "p.txt", text, "h"))
+    assert {(r.label, r.target) for r in doc.references} == {("附件1", None), ("附件2", None)}
+    # a label right after a cited document's title is still that document's
+    assert _refs("按《某某市应急预案》附件2执行。") == []
+    # …and one in brackets after it is this document's: 《安全生产法》（见附件1） is attached here
+    assert _refs("遵守《安全生产法》（见附件1）。") == [("附件1", "附件1")]
+
+
 def test_the_kind_alone_after_this_documents_name_dangles_when_no_such_attachment_is_there():
     # 本办法附录所列的矿产资源: the rule cites its 附录, and the document holds no 附录 at all (TAIL has 附录B: no)
     doc = build_document("t", ParsedFile("p.md", "p.md", "开采本办法附件所列的矿产资源，应当申请登记。\n", "h"))
