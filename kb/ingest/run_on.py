@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.ingest.run_on_titles import TITLE_CHARS, end_of_line, end_of_title
+from kb.ingest.run_on_titles import TITLE_CHARS, end_of_line, end_of_title, title_word_end
 from kb.labels import BARE_KIND, KIND, KIND_WORD, NUMBER, SPACE, make_label, normalize_kind, normalize_number
 
 # Shared with its listed title, a header's opening confirms it (授权委托书格式 listed, 附件二：授权委托书兹全权委托…):
@@ -364,4 +364,6 @@ def _list_breaks(text: str, end: int, lst: _List, headers: list[_Found]) -> list
         return out
     shared = header.title_end - header.title_start
     runs_to = last.end if 0 < last.end - (last.begin + shared) <= TITLE_SLACK else last.begin + shared
-    return [*out, runs_to]
+    # the list may name it a little more fully, with a word titles end in (授权委托书格式 listed, 附件二：授权委托书)
+    word = title_word_end(text, runs_to)
+    return [*out, word if word is not None and word - runs_to <= TITLE_SLACK else runs_to]

@@ -51,6 +51,12 @@ def _phrase_end(text: str, at: int, limit: int, named: bool) -> int | None:
     return named.end() if named is not None and named.end() - at >= 2 else None
 
 
+def title_word_end(text: str, at: int) -> int | None:
+    """The end of a word naming what a title names that starts at `at` (格式 after 授权委托书), or None."""
+    word = _TITLE_ENDING.match(text, at)
+    return word.end() if word else None
+
+
 def end_of_line(text: str, at: int, end: int, reach: int) -> int:
     """The end of the line holding `at`, or `at + reach` when the line runs on further."""
     stop = min(end, at + reach)

@@ -101,7 +101,7 @@ def _reading_lines(text: str, start: int, end: int) -> list[Line]:
             if cuts.breaks[i] > line.start:
                 inside.append(cuts.breaks[i])
             i += 1
-        if _reads_as_structure(line):
+        if reads_as_structure(line):
             out.append(line)
             continue
         for begin, stop in zip([line.start, *inside], [*inside, line.end]):
@@ -109,7 +109,7 @@ def _reading_lines(text: str, start: int, end: int) -> list[Line]:
     return out
 
 
-def _reads_as_structure(line: Line) -> bool:
+def reads_as_structure(line: Line) -> bool:
     """A line the line reader reads whole: a ToC entry, a header and its title, entries, a closing list."""
     if is_toc_line(line.text) or is_header_line(line.text) or _closing_list(line):
         return True
