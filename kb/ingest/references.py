@@ -85,7 +85,10 @@ def extract_references(
         if label in labels and label != source and not skip.covers(at) \
                 and not external.quotes(match.start(), owner.span(at), ANNEX):
             found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
-    by_title = {**inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
+    # a title the document's list gives an attachment that is there names it as its header's title does (学员推荐表
+    # listed, 附件2：/ 绍兴市…学员推荐表 at the header)
+    present = {_norm(title): label for label, title in (listed or {}).items() if title and label in labels}
+    by_title = {**present, **inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
     for match in _TITLE.finditer(text, start):
         label = by_title.get(_norm(match.group("title")))
         if label is None or skip.covers(match.start()):

@@ -46,23 +46,49 @@ _OPENS = re.compile(r"[《（(][^》）)]*$")  # a line that opens a bracket it 
 _RUNNING_TITLE = re.compile(r"[\u4e00-\u9fff]{0,30}关于[^。；;：:，,！？!?\n]{2,50}?的[\u4e00-\u9fff]{0,4}?"
                             r"(?:通知|公告|通告|决定|意见|批复|报告|函)")
 _HAN = re.compile("[\u4e00-\u9fff]")
+# The sentence that says what the document announces: …拟公开招聘8名员工，现将有关事项公告如下：
+_ANNOUNCES = re.compile(r"(?P<subject>[^。；;！？!?，,：:\n]{2,30})[，,]\s*(?:现|特)?将(?:有关|相关)?(?:事项|事宜|情况|内容)?"
+                        r"(?P<kind>公告|通知|通告|公示)如下")
+_INTENT = re.compile(r"^(?:为|拟|决定|定于|将|现)+")
+# An organisation named at a paragraph's start, as its subject (丹江口水力发电厂，位于…).
+_OPENING_ORG = re.compile(r"(?m)^(?P<org>[\u4e00-\u9fff]{2,20}?(?:%s))(?=[，,]|是|位于)" % "|".join(ORGANISATIONS))
 # 编制单位：某某公司 — the issuer named in a field of the cover
 _ISSUER_FIELD = re.compile(r"^(?:编制单位|发布单位|制定单位|单位名称|编制|发布)[：:]\s*(\S.*)$")
 
 
-def document_title(main: ParsedFile) -> str:
+def document_title(main: ParsedFile, body_end: int | None = None) -> str:
     """The first top-level heading near the start that is not a section's, else the title line of its first lines,
-    else the file name without extension."""
-    below = _title_below_number(_cover_lines(main.text))
+    else the file name without extension.
+
+    `body_end`: where the document's first attachment begins. A document that opens with its body has no title
+    line, and the title line of its first attachment below (附件1： / 学员名额分配表) is that attachment's, not its."""
+    text = main.text[:body_end] if body_end else main.text
+    below = _title_below_number(_cover_lines(text))
     if below:
         return unspace(below)
     for heading in main.headings:
-        if heading.start > HEADING_WINDOW:
+        if heading.start > HEADING_WINDOW or heading.start >= len(text):
             break
         title = _PLACEHOLDER.sub("", main.text[heading.start : heading.end].lstrip("# ").strip())
         if title and heading.level == 1 and not _LABEL_LINE.match(title):
             return unspace(title)
-    return unspace(title_line(main.text)) or _title_in_running_text(main.text[:TITLE_WINDOW]) or Path(main.file).stem
+    found = unspace(title_line(text)) or _title_in_running_text(text[:TITLE_WINDOW])
+    stem = Path(main.file).stem
+    return found or (_HAN.search(stem) and stem) or _announced_title(text[:TITLE_WINDOW]) or stem
+
+
+def _announced_title(text: str) -> str:
+    """The title of a notice that has no title line and a file name no reader reads (zh_notice_…_2018.txt): what it
+    says it announces (…拟公开招聘8名员工，现将有关事项公告如下) as that kind of document, under the organisation
+    whose name opens a paragraph above (丹江口水力发电厂，位于…): 丹江口水力发电厂公开招聘8名员工公告; "" when it says
+    nothing of the kind."""
+    announced = _ANNOUNCES.search(text)
+    if announced is None:
+        return ""
+    subject = _INTENT.sub("", announced.group("subject"))
+    issuer = next((m.group("org") for m in reversed(list(_OPENING_ORG.finditer(text, 0, announced.start())))), "")
+    title = f"{issuer if issuer not in subject else ''}{subject}{announced.group('kind')}"
+    return title if len(title) <= MAX_JOINED else ""
 
 
 def _title_in_running_text(text: str) -> str:

@@ -205,3 +205,12 @@ def test_a_title_the_list_gives_a_missing_attachment_does_not_lead_to_another_th
     assert [a.label for a in doc.attachments] == ["附件1", "附件2"]  # 附件3 is listed, not there
     # 应急物资清单 is the listed 附件3's name: it is not 园区应急物资清单 shortened
     assert [(r.mention, r.target) for r in doc.references] == [("见附件2", "附件2")]
+
+
+def test_a_title_the_list_gives_an_attachment_names_it_though_its_header_gives_a_longer_one():
+    # 绍兴市教育工会's notice: the list's short titles, the headers' long ones on the line below 附件1：
+    text = ("请各校按《学员名额分配表》推荐学员，填写《学员推荐表》。\n附件：1. 学员名额分配表\n      2. 学员推荐表\n\n"
+            "附件1：\n绍兴市优秀青年教师综合素质提升班学员名额分配表\n| 学校 | 名额 |\n| 一中 | 2 |\n\n"
+            "附件2：\n绍兴市优秀青年教师综合素质提升班学员推荐表\n| 姓名 | | 性别 | |\n")
+    doc = build_document("t", ParsedFile("p.txt", "p.txt", text, "h"))
+    assert [(r.mention, r.target) for r in doc.references] == [("《学员名额分配表》", "附件1"), ("《学员推荐表》", "附件2")]
