@@ -125,11 +125,13 @@ def title_line(text: str) -> str:
 
 def _continues(above: str, title: str) -> bool:
     """Whether a title line ends a title begun on the line above: it closes a bracket the line above opened
-    (关于印发《…违法违规 / 行为…细则（试行）》的通知), or it is a kind of document alone (…养护工程施工 / 招标公告)."""
+    (关于印发《…违法违规 / 行为…细则（试行）》的通知), it is a kind of document alone (…养护工程施工 / 招标公告), or
+    it closes the 关于…的 the line above opened (关于举办绍兴市优秀青年教师 / 综合素质提升班的通知)."""
     if not _looks_like_title(above) and not _OPENS.search(above):
         return False
     opened = sum(above.count(c) for c in "《（(") - sum(above.count(c) for c in "》）)")
-    return opened > 0 or (len(title) <= MAX_KIND_LINE and not _is_organisation(above))
+    about = above.startswith("关于") and "的" not in above and "的" in title
+    return opened > 0 or about or (len(title) <= MAX_KIND_LINE and not _is_organisation(above))
 
 
 def _cover_lines(text: str) -> list[str]:

@@ -103,3 +103,9 @@ def test_an_untitled_notice_with_a_name_no_reader_reads_is_titled_by_what_it_ann
     assert _titled(UNTITLED, "zh_notice_danjiangkou_2018.txt") == "丹江口水力发电厂公开招聘8名员工公告"
     # nothing announced: the file name, as before
     assert _titled("电气运检岗位4人。\n机械运检岗位2人。\n", "record_17.txt") == "record_17"
+
+
+def test_a_title_whose_about_clause_runs_over_two_lines_is_read_whole():
+    text = ("中国教育工会绍兴市委员会文件\n\n关于举办绍兴市优秀青年教师\n综合素质提升班的通知\n\n各区、县（市）教育工会：\n"
+            "现将有关事项通知如下：\n")
+    assert _titled(text) == "关于举办绍兴市优秀青年教师综合素质提升班的通知"
