@@ -1,4 +1,4 @@
-"""Attachment labels: kind (附件/附录/附表) + normalized number (附件一 → 附件1, 附件３－１ → 附件3-1, 附录ｂ → 附录B).
+"""Attachment labels: kind (附件/附录/附表/附图) + normalized number (附件一 → 附件1, 附件３－１ → 附件3-1, 附录ｂ → 附录B).
 
 A document with one unnumbered attachment labels it by its kind alone (附件)."""
 from __future__ import annotations
@@ -17,7 +17,10 @@ _CN_NUM = r"[零〇一二两三四五六七八九十百]+"
 # 附二维码): Arabic digits not followed by a measure word, or a Chinese numeral followed by a separator.
 _MEASURE = r"[张份页件个本套篇册幅项条种]"
 _BARE = (rf"附(?={SPACE}(?:[0-9０-９]+(?![0-9０-９]*{SPACE}{_MEASURE})|{_CN_NUM}(?=[：:．.、\s]|$)))")
-KIND = rf"(?P<kind>附[ \u3000]?件|附[ \u3000]?录|附[ \u3000]?表|{_BARE})"
+# The kinds a document gives its attachments: 附件 (an annex of any content), 附录 (a standard's appendix), 附表 (a
+# table), 附图 (a drawing or map: 附图1 厂区平面布置图). Text taken from PDFs spaces them (附 件).
+KIND_WORD = r"附[ \u3000]?[件录表图]"
+KIND = rf"(?P<kind>{KIND_WORD}|{_BARE})"
 BARE_KIND = "附件"  # what 附1 is short for
 _DASH = r"[-－—–]"
 # Arabic (with an optional sub-number), Chinese numerals, or a single Latin letter.

@@ -17,7 +17,7 @@ PART_SEPARATOR = "\n\n"
 # How annex-rag reads a file into attachments, references and chunks. Raise it whenever the same file would be read
 # differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
 # bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
-READING_VERSION = 4
+READING_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def build_document(
         breaks.extend(first.part_starts)
     limits.check_count(main.file, "attachments", len(attachments), limits.attachments, "ANNEX_MAX_ATTACHMENTS")
     limits.check_time(main.file, began, "its attachment files")
-    title = document_title(main)
+    title = document_title(main, min((a.start for a in split.attachments), default=None))
     references = extract_references(text, attachments, structural, document_title=title, parts=nested,
                                      listed=split.listed_titles)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")

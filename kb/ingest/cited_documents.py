@@ -19,6 +19,9 @@ _OWN = re.compile(r"本(?:指南|预案|标准|办法|规定|条例|细则|规�
 _THAT_DOCUMENT = re.compile(r"(?:该|上述|此|其)(?:标准|规范|导则|规程|文件)(?:的|中)?\s*$")
 _CLAUSE_END = re.compile(r"[。；;！？!?，,：:\n]")
 _PARAGRAPH_END = re.compile(r"\n\s*\n|\n\s*#")
+# A bracketed pointer after a title (《…报名登记表》（见附件2）) says where this document holds it, not what the titled
+# document holds.
+_POINTER = re.compile(r"[（(]\s*(?:详见|参见|见)\s*$")
 MAX_QUOTE_CHARS = 600  # a quoted passage is bounded: past this a label is the document's own again
 _NEAR = 4  # 《标准》附录B / 《标准》的附录B / 《标准》（GB…）中附录B
 
@@ -66,7 +69,7 @@ class ExternalCitations:
             return False
         cited = self._items[i]
         between = self._text[cited.end : pos]
-        if _OWN.search(between):
+        if _OWN.search(between) or _POINTER.search(between):
             return False
         if len(between.strip()) <= _NEAR and not _CLAUSE_END.search(between):
             return True  # 《某办法》附件3 / 《某标准》的附录B

@@ -11,6 +11,7 @@ from kb.ingest.html_text import html_to_text, is_html_page
 from kb.model import Heading, ParsedFile
 from kb.ingest.formats import SPREADSHEETS, SUPPORTED_EXTENSIONS
 from kb.ingest.legacy_doc import read_doc
+from kb.ingest.line_breaks import restore_line_breaks
 from kb.ingest.spreadsheet import read_spreadsheet
 from kb.ingest.text_encoding import decode_text
 from kb.ingest.pdf_text import MAX_OCR_PAGES, PageProgress, read_pdf
@@ -68,6 +69,8 @@ def parse_file(path: Path, max_bytes: int, page_progress: PageProgress | None = 
         whole = ext in _HTML_EXTENSIONS or is_html_page(text)  # a saved web page, whatever its name
         markdown = ext == ".md" or whole
         text = html_to_text(name, text, whole=whole, markdown_headings=markdown)
+        # a notice pasted as one line reads as the lines it lost (before headings: their spans point into this text)
+        text = restore_line_breaks(text)
         headings = _markdown_headings(text) if markdown else ()
     if not text.strip():
         raise ParseError(name, "the file holds no text" + (f" ({'; '.join(notes)})." if notes else "."))

@@ -201,7 +201,7 @@ def page_texts(pages: Sequence[Page]) -> list[str]:
     return ["\n".join(t) for t in texts]
 
 
-_HEADER_STARTS = ("附件", "附表", "附录", "第")
+_HEADER_STARTS = ("附件", "附表", "附录", "附图", "第")
 MARGIN_LINES = 3  # lines that must reach the right margin before a line there is taken to wrap
 
 

@@ -6,7 +6,7 @@ import re
 from typing import Mapping, Sequence
 
 from kb.ingest.cited_documents import ExternalCitations
-from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
+from kb.labels import KIND, KIND_WORD, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import BODY, Attachment, Reference
 from kb.ingest.title_mentions import alias_references, inner_titles, shortened_title_references
 from kb.text import squash
@@ -15,9 +15,9 @@ _JOIN = rf"{SPACE}(?:和|及|与|、|或|至|到|以及){SPACE}"
 # 详见附件11 / 见附件4 / 附件一和附件二 / 附件五、六 / 附件1至附件3
 _MENTION = re.compile(
     rf"(?P<lead>(?:详见|参见|见|按照|按|依照|依据|填写|使用)?)(?P<head>{KIND}{SPACE}(?P<number>{NUMBER}))"
-    rf"(?P<tail>(?:{_JOIN}(?:(?:附件|附录|附表){SPACE})?{NUMBER})*)"
+    rf"(?P<tail>(?:{_JOIN}(?:{KIND_WORD}{SPACE})?{NUMBER})*)"
 )
-_TAIL_ITEM = re.compile(rf"(?P<join>{_JOIN})(?:(?P<kind>附件|附录|附表){SPACE})?(?P<number>{NUMBER})")
+_TAIL_ITEM = re.compile(rf"(?P<join>{_JOIN})(?:(?P<kind>{KIND_WORD}){SPACE})?(?P<number>{NUMBER})")
 # The kind alone names a document's single unnumbered attachment when the sentence points at it:
 # 详见附件 / 按照附件 / 本办法附件 (not 安全附件, and not 附件《标题》, which the title reference covers).
 _BARE = re.compile(
@@ -54,7 +54,8 @@ def extract_references(
     within = dict(parts or {})
     owner = _Owner(attachments)
     skip = _Spans(skip_spans)
-    external = ExternalCitations(text, {_norm(a.title) for a in attachments if a.title}, document_title)
+    own_titles = {_norm(t) for t in [*(a.title for a in attachments), *(listed or {}).values()] if t}
+    external = ExternalCitations(text, own_titles, document_title)
     found: list[Reference] = []
     for match in _MENTION.finditer(text, start):
         at = match.start("head")
@@ -84,7 +85,10 @@ def extract_references(
         if label in labels and label != source and not skip.covers(at) \
                 and not external.quotes(match.start(), owner.span(at), ANNEX):
             found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
-    by_title = {**inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
+    # a title the document's list gives an attachment that is there names it as its header's title does (学员推荐表
+    # listed, 附件2：/ 绍兴市…学员推荐表 at the header)
+    present = {_norm(title): label for label, title in (listed or {}).items() if title and label in labels}
+    by_title = {**present, **inner_titles(text, attachments), **{_norm(a.title): a.label for a in attachments if a.title}}
     for match in _TITLE.finditer(text, start):
         label = by_title.get(_norm(match.group("title")))
         if label is None or skip.covers(match.start()):
@@ -120,7 +124,7 @@ def _labels_of(match: re.Match[str]) -> list[str]:
     kind = normalize_kind(match.group("kind"))
     labels = [make_label(kind, match.group("number"))]
     for item in _TAIL_ITEM.finditer(match.group("tail")):
-        kind = item.group("kind") or kind
+        kind = normalize_kind(item.group("kind")) if item.group("kind") else kind
         label = make_label(kind, item.group("number"))
         previous = labels[-1]
         if item.group("join").strip() in ("至", "到") and _is_int(previous, kind) and _is_int(label, kind):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.ingest.run_on_titles import TITLE_CHARS, end_of_line, end_of_title
-from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind, normalize_number
+from kb.ingest.run_on_titles import TITLE_CHARS, end_of_line, end_of_title, title_word_end
+from kb.labels import BARE_KIND, KIND, KIND_WORD, NUMBER, SPACE, make_label, normalize_kind, normalize_number
 
 # Shared with its listed title, a header's opening confirms it (授权委托书格式 listed, 附件二：授权委托书兹全权委托…):
 # at least this many chars and at least half the listed title.
@@ -21,13 +21,13 @@ TITLE_SLACK = 4
 # A header: the label, then a separator or the title right after it (附件一网络投票程序及要求 matches a list only).
 _HEAD = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})(?P<sep>{SPACE}[：:、.．\-－—–]{SPACE}|[ \t\u3000]+)?")
 # The kind alone (附件：, 附表：, 附：), marking a document's single attachment; 附件 glued to a title it repeats.
-_ALONE = re.compile(rf"(?:(?P<kind>附[ \u3000]?[件录表])|附(?={SPACE}[：:]))(?!{SPACE}(?:{NUMBER}|《))(?P<colon>{SPACE}[：:])?{SPACE}")
+_ALONE = re.compile(rf"(?:(?P<kind>{KIND_WORD})|附(?={SPACE}[：:]))(?!{SPACE}(?:{NUMBER}|《))(?P<colon>{SPACE}[：:])?{SPACE}")
 # A list of the document's attachments: 附件：1、…, 附表：1. …, 附：1、…
 _LIST_HEAD = re.compile(rf"(?:{KIND}|附){SPACE}[：:]{SPACE}(?=[0-9０-９]{{1,3}}{SPACE}[、.．)）])")
 # An entry's number: not a digit of a longer number (2024年, 12、) nor a decimal (2.5米).
 _MARK = re.compile(r"(?<![0-9０-９.．])(?P<n>[0-9０-９]{1,3})[ \t\u3000]*[、.．)）](?![0-9０-９])")
 # Where a listed title ends without the next number: a sentence mark, a line break, or the first header.
-_ENTRY_STOP = re.compile(r"[。；;！？!?，,\s]|(?P<header>附[件录表])" + SPACE + r"[0-9０-９一二三四五六七八九十A-Z]")
+_ENTRY_STOP = re.compile(r"[。；;！？!?，,\s]|(?P<header>" + KIND_WORD + ")" + SPACE + r"[0-9０-９一二三四五六七八九十A-Z]")
 _BETWEEN_ENTRIES = re.compile(r"[；;，,。\s]*")
 # A label glued to words that go on with the sentence (附件一的杀虫剂, 附件2所列物资, 附表二规定的格式) is a mention.
 _GLUED_PROSE = re.compile(r"[的所及和与或等之]|规定|列明|中的|执行|填写")
@@ -145,7 +145,7 @@ def _unnumbered(text: str, start: int, end: int) -> list[_Found]:
         limit = end_of_line(text, match.end(), end, TITLE_CHARS + 1)
         title_end = end_of_title(text, match.end(), limit, named=False)
         if title_end is not None and _has_content(text, title_end, end):
-            kind = normalize_kind(match.group("kind")) if match.group("kind") else "附件"
+            kind = normalize_kind(match.group("kind")) if match.group("kind") else BARE_KIND
             named.append(_Found(kind, at, match.end(), title_end))
     return named[:1] + named[-1:] if len(named) > 1 else named
 
@@ -156,7 +156,7 @@ def _lists(text: str, start: int, end: int) -> list[_List]:
     for head in _LIST_HEAD.finditer(text, start, end):
         entries = _entries(text, head.end(), end)
         if entries:
-            kind = normalize_kind(head.group("kind")) if head.group("kind") else "附件"
+            kind = normalize_kind(head.group("kind")) if head.group("kind") else BARE_KIND
             found.append(_List(kind, head.start(), {make_label(kind, n): e for n, e in entries}))
     return found
 
@@ -364,4 +364,6 @@ def _list_breaks(text: str, end: int, lst: _List, headers: list[_Found]) -> list
         return out
     shared = header.title_end - header.title_start
     runs_to = last.end if 0 < last.end - (last.begin + shared) <= TITLE_SLACK else last.begin + shared
-    return [*out, runs_to]
+    # the list may name it a little more fully, with a word titles end in (授权委托书格式 listed, 附件二：授权委托书)
+    word = title_word_end(text, runs_to)
+    return [*out, word if word is not None and word - runs_to <= TITLE_SLACK else runs_to]

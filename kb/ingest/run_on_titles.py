@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 
+from kb.labels import KIND_WORD
+
 # As far as a title reaches (the line reader's limit for a title line): past it, a phrase is prose, not a title.
 TITLE_CHARS = 60
 # Where a header's own title ends: a space, a sentence end, the content's first numbered point (一、 （一） 1、 第一条),
 # a table, or the next header. A comma or colon first means the phrase is a sentence, not a title.
 _TITLE_STOP = re.compile(
     r"\s|[。；;！？!?|，,：:]|[（(][一二三四五六七八九十0-9０-９]{1,3}[)）]|[一二三四五六七八九十]{1,3}[、.．]"
-    r"|[0-9０-９]{1,3}[、.．](?![0-9０-９])|第[一二三四五六七八九十百0-9０-９]{1,4}[章节条部]|[①-⑳]|附[件录表]"
+    r"|[0-9０-９]{1,3}[、.．](?![0-9０-９])|第[一二三四五六七八九十百0-9０-９]{1,4}[章节条部]|[①-⑳]|" + KIND_WORD
 )
 _PROSE_STOP = frozenset("，,：:")
 # What an attachment's title names (…名单, …联系方式, …响应措施, …报告表): a title glued to its content ends at the last
@@ -47,6 +49,12 @@ def _phrase_end(text: str, at: int, limit: int, named: bool) -> int | None:
     for named in _TITLE_ENDING.finditer(text, at, min(reach, at + RUN_ON_TITLE_CHARS)):
         pass
     return named.end() if named is not None and named.end() - at >= 2 else None
+
+
+def title_word_end(text: str, at: int) -> int | None:
+    """The end of a word naming what a title names that starts at `at` (格式 after 授权委托书), or None."""
+    word = _TITLE_ENDING.match(text, at)
+    return word.end() if word else None
 
 
 def end_of_line(text: str, at: int, end: int, reach: int) -> int:

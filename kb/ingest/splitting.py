@@ -101,7 +101,7 @@ def _reading_lines(text: str, start: int, end: int) -> list[Line]:
             if cuts.breaks[i] > line.start:
                 inside.append(cuts.breaks[i])
             i += 1
-        if _reads_as_structure(line):
+        if reads_as_structure(line):
             out.append(line)
             continue
         for begin, stop in zip([line.start, *inside], [*inside, line.end]):
@@ -109,7 +109,7 @@ def _reading_lines(text: str, start: int, end: int) -> list[Line]:
     return out
 
 
-def _reads_as_structure(line: Line) -> bool:
+def reads_as_structure(line: Line) -> bool:
     """A line the line reader reads whole: a ToC entry, a header and its title, entries, a closing list."""
     if is_toc_line(line.text) or is_header_line(line.text) or _closing_list(line):
         return True
@@ -125,7 +125,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     listed, list_spans, list_entries = _attachment_lists(lines)
     structural.extend(list_spans)
     headers: dict[str, _Header] = {}
-    header_lines: list[tuple[int, str]] = []  # every line read as a header, in order: (line index, label)
+    header_lines: list[tuple[int, str, str]] = []  # every line read as a header, in order: (line index, label, title)
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
@@ -159,15 +159,15 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         label = make_label(kind, number)
         if not title:
             earlier = headers[label].title if label in headers else ""  # a list or ToC line named it first
-            below, named = _title_below(lines, i), listed.get(label, "")
+            below, named = _title_below(lines, i), listed.get(label, "") or earlier
             if below and named.startswith(below) and len(named) > len(below):
                 below = named  # a title over two lines (重庆市领取…行为 / 举报奖励资金授权委托书): the list has it whole
             elif named and below.startswith(named):
                 below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
-            title = below or named or earlier or _first_sentence_below(lines, i)
+            title = below or named or _first_sentence_below(lines, i)
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
-        header_lines.append((i, label))
+        header_lines.append((i, label, title))
     _drop_listed(lines, headers, header_lines, listed, structural)
     for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
         label = make_label(entry.kind, entry.number)
@@ -219,22 +219,26 @@ def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:
     return parts
 
 
-def _drop_listed(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str]],
+def _drop_listed(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str, str]],
                  listed: dict[str, str], structural: list[tuple[int, int]]) -> None:
     """Header lines one under another with nothing between them are a list when one of them is written again
     further on as the header it names (8. 附件 / 附件1：… / 附件2：…(详见第三章) … 附件1：资格审查条件要求): the
-    entries not written again are listed, not there, and the text after the list is not theirs."""
-    run: list[tuple[int, str]] = []
-    for i, label in [*header_lines, (-1, "")]:
-        if run and i == run[-1][0] + 1 + _blank_lines(lines, run[-1][0] + 1, i):
-            run.append((i, label))
+    entries not written again are listed, not there, and the text after the list is not theirs. A list names each
+    attachment once: a label the run already holds (附1. 甲 / 附2. 乙 / 附1) begins the attachment, ending the list."""
+    run: list[tuple[int, str, str]] = []
+    for i, label, title in [*header_lines, (-1, "", "")]:
+        if run and i == run[-1][0] + 1 + _blank_lines(lines, run[-1][0] + 1, i) \
+                and label not in {x for _, x, _ in run}:
+            run.append((i, label, title))
             continue
-        if len(run) > 1 and any(headers[x].order != j for j, x in run):
-            for j, x in run:
+        if len(run) > 1 and any(headers[x].order != j for j, x, _ in run):
+            for j, x, named in run:
                 structural.append((lines[j].start, lines[j].end))
                 if headers[x].order == j:
                     listed.setdefault(x, headers.pop(x).title)
-        run = [(i, label)]
+                elif named:
+                    listed.setdefault(x, named)
+        run = [(i, label, title)]
 
 
 def _blank_lines(lines: list[Line], begin: int, end: int) -> int:

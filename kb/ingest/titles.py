@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kb.labels import KIND_WORD
 from kb.model import ParsedFile
 from kb.text import unspace
 
@@ -27,7 +28,7 @@ _NOT_TITLE = re.compile(r"[。！？；!?;，,：:|]")
 _DATE_LINE = re.compile(r"^[0-9０-９〇零一二三四五六七八九十]+年([0-9０-９〇零一二三四五六七八九十]+月)?([0-9０-９〇零一二三四五六七八九十]+日)?$")
 _QUALIFIER = re.compile(r"[（(][^（()）]{1,12}[)）]$")  # 企业风险评估指南（试行）, …预案（2024版）
 # An attachment header, an article, a numbered or bracketed section heading (一、总则, 1.2 适用范围, （一）基本条件).
-_LABEL_LINE = re.compile(r"^(附件|附表|附录|第[0-9一二三四五六七八九十百]+[章节条])|^[0-9０-９一二三四五六七八九十]+[、.．]"
+_LABEL_LINE = re.compile(rf"^({KIND_WORD}|第[0-9一二三四五六七八九十百]+[章节条])|^[0-9０-９一二三四五六七八九十]+[、.．]"
                          r"|^[（(][0-9０-９一二三四五六七八九十]+[)）]|^[0-9]+(\.[0-9]+)+\s")
 # A standard's or a notice's number on its cover (GB/T 45839—2025, DB61/T 1234-2020, 国发〔2011〕35号): the line above
 # it names the series (中华人民共和国国家标准), the title comes below it.
@@ -45,23 +46,49 @@ _OPENS = re.compile(r"[《（(][^》）)]*$")  # a line that opens a bracket it 
 _RUNNING_TITLE = re.compile(r"[\u4e00-\u9fff]{0,30}关于[^。；;：:，,！？!?\n]{2,50}?的[\u4e00-\u9fff]{0,4}?"
                             r"(?:通知|公告|通告|决定|意见|批复|报告|函)")
 _HAN = re.compile("[\u4e00-\u9fff]")
+# The sentence that says what the document announces: …拟公开招聘8名员工，现将有关事项公告如下：
+_ANNOUNCES = re.compile(r"(?P<subject>[^。；;！？!?，,：:\n]{2,30})[，,]\s*(?:现|特)?将(?:有关|相关)?(?:事项|事宜|情况|内容)?"
+                        r"(?P<kind>公告|通知|通告|公示)如下")
+_INTENT = re.compile(r"^(?:为|拟|决定|定于|将|现)+")
+# An organisation named at a paragraph's start, as its subject (丹江口水力发电厂，位于…).
+_OPENING_ORG = re.compile(r"(?m)^(?P<org>[\u4e00-\u9fff]{2,20}?(?:%s))(?=[，,]|是|位于)" % "|".join(ORGANISATIONS))
 # 编制单位：某某公司 — the issuer named in a field of the cover
 _ISSUER_FIELD = re.compile(r"^(?:编制单位|发布单位|制定单位|单位名称|编制|发布)[：:]\s*(\S.*)$")
 
 
-def document_title(main: ParsedFile) -> str:
+def document_title(main: ParsedFile, body_end: int | None = None) -> str:
     """The first top-level heading near the start that is not a section's, else the title line of its first lines,
-    else the file name without extension."""
-    below = _title_below_number(_cover_lines(main.text))
+    else the file name without extension.
+
+    `body_end`: where the document's first attachment begins. A document that opens with its body has no title
+    line, and the title line of its first attachment below (附件1： / 学员名额分配表) is that attachment's, not its."""
+    text = main.text[:body_end] if body_end else main.text
+    below = _title_below_number(_cover_lines(text))
     if below:
         return unspace(below)
     for heading in main.headings:
-        if heading.start > HEADING_WINDOW:
+        if heading.start > HEADING_WINDOW or heading.start >= len(text):
             break
         title = _PLACEHOLDER.sub("", main.text[heading.start : heading.end].lstrip("# ").strip())
         if title and heading.level == 1 and not _LABEL_LINE.match(title):
             return unspace(title)
-    return unspace(title_line(main.text)) or _title_in_running_text(main.text[:TITLE_WINDOW]) or Path(main.file).stem
+    found = unspace(title_line(text)) or _title_in_running_text(text[:TITLE_WINDOW])
+    stem = Path(main.file).stem
+    return found or (_HAN.search(stem) and stem) or _announced_title(text[:TITLE_WINDOW]) or stem
+
+
+def _announced_title(text: str) -> str:
+    """The title of a notice that has no title line and a file name no reader reads (zh_notice_…_2018.txt): what it
+    says it announces (…拟公开招聘8名员工，现将有关事项公告如下) as that kind of document, under the organisation
+    whose name opens a paragraph above (丹江口水力发电厂，位于…): 丹江口水力发电厂公开招聘8名员工公告; "" when it says
+    nothing of the kind."""
+    announced = _ANNOUNCES.search(text)
+    if announced is None:
+        return ""
+    subject = _INTENT.sub("", announced.group("subject"))
+    issuer = next((m.group("org") for m in reversed(list(_OPENING_ORG.finditer(text, 0, announced.start())))), "")
+    title = f"{issuer if issuer not in subject else ''}{subject}{announced.group('kind')}"
+    return title if len(title) <= MAX_JOINED else ""
 
 
 def _title_in_running_text(text: str) -> str:
@@ -98,11 +125,13 @@ def title_line(text: str) -> str:
 
 def _continues(above: str, title: str) -> bool:
     """Whether a title line ends a title begun on the line above: it closes a bracket the line above opened
-    (关于印发《…违法违规 / 行为…细则（试行）》的通知), or it is a kind of document alone (…养护工程施工 / 招标公告)."""
+    (关于印发《…违法违规 / 行为…细则（试行）》的通知), it is a kind of document alone (…养护工程施工 / 招标公告), or
+    it closes the 关于…的 the line above opened (关于举办绍兴市优秀青年教师 / 综合素质提升班的通知)."""
     if not _looks_like_title(above) and not _OPENS.search(above):
         return False
     opened = sum(above.count(c) for c in "《（(") - sum(above.count(c) for c in "》）)")
-    return opened > 0 or (len(title) <= MAX_KIND_LINE and not _is_organisation(above))
+    about = above.startswith("关于") and "的" not in above and "的" in title
+    return opened > 0 or about or (len(title) <= MAX_KIND_LINE and not _is_organisation(above))
 
 
 def _cover_lines(text: str) -> list[str]:

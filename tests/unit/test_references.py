@@ -10,7 +10,7 @@ TAIL = "".join(
     f"\n附件{n}：{t}\n{t}的内容。\n"
     for n, t in [("1", "指挥部名单"), ("2", "物资清单"), ("3", "通讯录"), ("3-1", "车辆表"), ("4", "疏散图"),
                  ("5", "报告表"), ("6", "值班表"), ("11", "专家库")]
-) + "\n附录B 风险物质临界量\n氯气 5吨。\n附表一\n收费标准表\n每吨100元。\n"
+) + "\n附录B 风险物质临界量\n氯气 5吨。\n附表一\n收费标准表\n每吨100元。\n附图1 厂区平面布置图\n图上标出仓库。\n"
 
 
 def _refs(body: str) -> list[tuple[str, str | None]]:
@@ -33,6 +33,8 @@ def _refs(body: str) -> list[tuple[str, str | None]]:
         ("收费按附表一执行。", ["附表1"]),
         ("按本预案所附《收费标准表》收费。", ["附表1"]),
         ("见附件1至附件3。", ["附件1", "附件2", "附件3"]),
+        ("仓库位置见附图1。", ["附图1"]),
+        ("名单和位置见附件1及附 图 1。", ["附件1", "附图1"]),
         ("压力容器安全附件失效时立即停机。", []),
         ("司法建议书如有附件，应当注明附件的顺序号和名称。", []),
         ("依照《中华人民共和国安全生产法》执行。", []),
@@ -44,6 +46,18 @@ def test_reference_forms(body, labels):
 
 def test_missing_attachment_is_dangling_never_guessed():
     assert _refs("专家名单详见附件15。") == [("附件15", None)]
+
+
+def test_a_pointer_in_brackets_after_a_listed_title_names_this_documents_attachment():
+    # 丹江口电厂's notice: 《…报名登记表》（见附件2）, the list names 附件2, the page left it out
+    text = ("报名需提供完整填写的《公开招聘报名登记表》（见附件2）；岗位条件详见附件1。\n"
+            "附件：1、招聘岗位一览表\n　　　2、公开招聘报名登记表\n")
+    doc = build_document("t", ParsedFile("p.txt", "p.txt", text, "h"))
+    assert {(r.label, r.target) for r in doc.references} == {("附件1", None), ("附件2", None)}
+    # a label right after a cited document's title is still that document's
+    assert _refs("按《某某市应急预案》附件2执行。") == []
+    # …and one in brackets after it is this document's: 《安全生产法》（见附件1） is attached here
+    assert _refs("遵守《安全生产法》（见附件1）。") == [("附件1", "附件1")]
 
 
 def test_the_kind_alone_after_this_documents_name_dangles_when_no_such_attachment_is_there():
@@ -191,3 +205,12 @@ def test_a_title_the_list_gives_a_missing_attachment_does_not_lead_to_another_th
     assert [a.label for a in doc.attachments] == ["附件1", "附件2"]  # 附件3 is listed, not there
     # 应急物资清单 is the listed 附件3's name: it is not 园区应急物资清单 shortened
     assert [(r.mention, r.target) for r in doc.references] == [("见附件2", "附件2")]
+
+
+def test_a_title_the_list_gives_an_attachment_names_it_though_its_header_gives_a_longer_one():
+    # 绍兴市教育工会's notice: the list's short titles, the headers' long ones on the line below 附件1：
+    text = ("请各校按《学员名额分配表》推荐学员，填写《学员推荐表》。\n附件：1. 学员名额分配表\n      2. 学员推荐表\n\n"
+            "附件1：\n绍兴市优秀青年教师综合素质提升班学员名额分配表\n| 学校 | 名额 |\n| 一中 | 2 |\n\n"
+            "附件2：\n绍兴市优秀青年教师综合素质提升班学员推荐表\n| 姓名 | | 性别 | |\n")
+    doc = build_document("t", ParsedFile("p.txt", "p.txt", text, "h"))
+    assert [(r.mention, r.target) for r in doc.references] == [("《学员名额分配表》", "附件1"), ("《学员推荐表》", "附件2")]

@@ -45,7 +45,8 @@ def test_a_one_line_notice_splits_where_the_listed_titles_recur_and_its_mention_
 
 def test_the_glued_list_names_each_attachment_once_and_its_last_title_stops_where_the_header_agrees():
     split = split_attachments(NOTICE)
-    assert split.listed_titles == {"附件1": "网络投票程序及要求", "附件2": "授权委托书"}
+    # the header says 授权委托书; the list says 授权委托书格式 — 格式 is a word titles end in, the issuer after it is not
+    assert split.listed_titles == {"附件1": "网络投票程序及要求", "附件2": "授权委托书格式"}
 
 
 def test_without_a_list_a_run_of_headers_each_titled_and_with_content_is_the_attachments():

@@ -31,6 +31,10 @@ def _found(text: str) -> list[tuple[str, str]]:
         ("附 件 3：应急队伍联系表", "附件3", "应急队伍联系表"),  # spaced as text taken from a PDF
         ("附1: 应急行动工作领导小组联络方式", "附件1", "应急行动工作领导小组联络方式"),  # 附1: short for 附件1
         ("## 附 录 E（资料性）数据对象快照存证参考示例", "附录E", "数据对象快照存证参考示例"),  # status, then title
+        ("附图1 厂区平面布置图", "附图1", "厂区平面布置图"),  # a drawing, its own kind as 附表 is
+        ("附 图 二：疏散路线图", "附图2", "疏散路线图"),
+        ("附录一：名词解释", "附录1", "名词解释"),
+        ("附2. 报名回执", "附件2", "报名回执"),  # 附2 with a list's full stop: 附件2
     ],
 )
 def test_header_forms(header, label, title):
@@ -228,7 +232,8 @@ def test_a_letter_spaced_title_is_read_as_written_together():
     assert [(a.label, a.title) for a in split_attachments(text).attachments] == [("附录B", "功能码")]
 
 
-@pytest.mark.parametrize("text", ["本通知附1张照片。", "请扫描本页所附二维码报名。", "报名表附2份。"])
+@pytest.mark.parametrize("text", ["本通知附1张照片。", "请扫描本页所附二维码报名。", "报名表附2份。", "附1份材料。",
+                                  "附近3公里内的医院。", "附图说明见下。"])
 def test_the_verb_before_a_count_is_no_short_label(text):
     from kb.labels import LABEL
     assert LABEL.search(text) is None
@@ -282,3 +287,16 @@ def test_a_part_starts_a_chunk_of_the_attachment_that_holds_it():
     chunks = chunk_document("d", text, split.attachments, breaks=split.part_starts)
     owned = [c.text.split("\n")[0] for c in chunks if c.attachment == "附件1"]
     assert owned == ["附件1：资格审查条件要求", "附录1 资质最低要求", "附录2 财务最低要求"]
+
+
+def test_a_list_in_one_label_form_then_headers_in_another_is_read_as_the_list_and_its_attachments():
+    # 绍兴一中's notice: the list says 附1./附2., the headers are a bare 附1 and then 附件2 — both 附件
+    text = (BODY + "教科室\n附1. 2011年市属学校教师专业阅读活动方案\n附2. 让课堂教学更有效——《有效教学十讲》导读\n\n"
+            "附1\n2011年市属学校教师专业阅读活动方案\n1. 活动宗旨：促进专业成长。\n\n"
+            "附件2\n让课堂教学更有效\n——《有效教学十讲》导读\n新课程背景下……\n")
+    split = split_attachments(text)
+    assert _found(text) == [("附件1", "2011年市属学校教师专业阅读活动方案"),
+                            ("附件2", "让课堂教学更有效——《有效教学十讲》导读")]
+    first = split.attachments[0]
+    assert text[first.start:first.end].startswith("附1\n") and "活动宗旨" in text[first.start:first.end]
+    assert split.listed_titles["附件2"] == "让课堂教学更有效——《有效教学十讲》导读"

@@ -86,3 +86,26 @@ def test_the_real_hotel_plan_is_titled_by_its_cover():
 def test_the_real_twin_plan_is_titled_with_the_hotel_its_cover_names():
     doc = build_document("shared", parse_file(SHARED_CORPUS / "zh_plan_ziyingtai_hotel_2024.txt", 50 << 20))
     assert doc.title == "西安新兴紫楹台酒店有限公司生产安全事故应急预案"  # its title line alone says 生产安全事故应急预案
+
+
+# A notice that opens with its body (the record held no title), its attachments' headers below it.
+UNTITLED = ("丹江口水力发电厂，位于湖北省丹江口市城区，系国有企业。\n为满足企业发展的需要，拟公开招聘8名员工，现将有关事项公告如下：\n"
+            "一、招聘岗位及数量\n电气运检岗位4人。具体资格条件详见附件1。\n附件：1. 岗位一览表\n\n附件1：\n"
+            "丹江口水力发电厂面向社会公开招聘岗位一览表\n| 岗位 | 人数 |\n| 电气运检 | 4 |\n")
+
+
+def test_a_document_without_a_title_line_is_not_titled_by_its_first_attachment():
+    assert "一览表" not in _titled(UNTITLED, "丹江口电厂招聘公告.txt")
+    assert _titled(UNTITLED, "丹江口电厂招聘公告.txt") == "丹江口电厂招聘公告"  # a file name a reader reads
+
+
+def test_an_untitled_notice_with_a_name_no_reader_reads_is_titled_by_what_it_announces():
+    assert _titled(UNTITLED, "zh_notice_danjiangkou_2018.txt") == "丹江口水力发电厂公开招聘8名员工公告"
+    # nothing announced: the file name, as before
+    assert _titled("电气运检岗位4人。\n机械运检岗位2人。\n", "record_17.txt") == "record_17"
+
+
+def test_a_title_whose_about_clause_runs_over_two_lines_is_read_whole():
+    text = ("中国教育工会绍兴市委员会文件\n\n关于举办绍兴市优秀青年教师\n综合素质提升班的通知\n\n各区、县（市）教育工会：\n"
+            "现将有关事项通知如下：\n")
+    assert _titled(text) == "关于举办绍兴市优秀青年教师综合素质提升班的通知"
