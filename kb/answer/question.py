@@ -30,6 +30,10 @@ _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WOR
 # the clause before the ending (`[^，…]+?(?:是多少|…)`) retries every start of a long clause, quadratic in its length.
 _COUNT_ENDING = re.compile(r"(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟]")
 _CLAUSE_BREAK = re.compile(r"[，。？！?!,、；;]")
+_TIMES = re.compile(r"(?:多少|几)[次遍回趟]")
+# What a 哪些 phrase names ends where its predicate begins: a verb, an adverb or a modal (哪些情形|暂时免征…, 哪些凭证|不用交…,
+# 哪些情形|不能申请…); a verbal noun stays (哪些外部救援电话).
+_PREDICATE_FLAGS = ("v", "d", "p", "c")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
@@ -77,14 +81,25 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
                 and not any(t in a for a in attributes)]
 
     after = _COUNTED_AFTER.search(question)
-    if after and words(after.group("what")):
-        parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
+    if after and words(noun_phrase(after.group("what"))):
+        parts = [found for part in _CONJUNCTION.split(noun_phrase(after.group("what"))) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
     before = clause_before(PLACE.sub("", question), _COUNT_ENDING)  # X在…清单中的临界量: the list is where, not what
     found = words(before) if before else []
-    needed = nouns(found)[-COUNTED_WORDS:]
+    # 补考几次: a count of times counts the act, the one word before it (科目一没考过能|补考)
+    needed = nouns(found)[-1 if _TIMES.search(question) else -COUNTED_WORDS:]
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
+
+
+def noun_phrase(text: str) -> str:
+    """The words of `text` up to its predicate (情形 of 情形暂时免征环境保护税): what a 哪些 question counts."""
+    at = 0
+    for w in (w for _, piece in jieba_pieces(text) for w in posseg.cut(piece)):
+        if at and (w.word in MODALS or (w.flag.startswith(_PREDICATE_FLAGS) and w.flag != "vn")):
+            return text[:at]
+        at += len(w.word)
+    return text
 
 
 # 互救协议的乙方是哪家单位: the one asked for is named after the last 的 (乙方), as a form names its field

@@ -10,6 +10,7 @@ from kb.answer.flat_tables import MIN_ROWS, read_flat_table
 from kb.answer.forms import form_fields, is_form_row
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
+from kb.search.same_words import same_words
 from kb.search.tokens import tokenize
 from kb.text import ENUMERATED, INTRODUCES, ListReader, enumeration_style
 
@@ -139,8 +140,10 @@ def _read_units(text: str) -> list[Unit]:
         # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
         # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
         plain = fields if _is_plain_header(fields, stripped) else None
-        item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
-                and not stripped.startswith("#"))
+        # a list line: one short line without end punctuation, or one enumerated clause under its lead-in (a law's
+        # （一）…的； is an item of 有下列情形之一的：, however it ends)
+        item = (len(sentences) == 1 and not INTRODUCES.search(stripped) and not stripped.startswith("#")
+                and (not _SENTENCE_END.search(stripped) or bool(lead and ENUMERATED.match(stripped))))
         inline = _inline_items(sentences)
         units.extend(inline or (Unit(sentence, "" if item else None, lead) for sentence in sentences))
         if heading:
@@ -207,8 +210,9 @@ def _cells(row: str) -> list[str]:
 
 @lru_cache(maxsize=32768)
 def folded(text: str) -> str:
-    """NFKC and lower case, as the question's words are: cached, the same chunks come back turn after turn."""
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC and lower case, written the one way (kb/search/same_words.py), as the question's words are: cached, the
+    same chunks come back turn after turn."""
+    return same_words(unicodedata.normalize("NFKC", text).lower())
 
 
 @lru_cache(maxsize=32768)
