@@ -17,7 +17,7 @@ from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
 from kb.answer.forms import fills, is_blank, left_blank
-from kb.answer.units import folded, read_units, words
+from kb.answer.units import folded, names_document, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
@@ -189,6 +189,8 @@ class ExtractiveAnswerer:
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
+            if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
+                tokens = tokens | words(source.doc_title)
             own_words = tokens
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
                 tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its

@@ -47,6 +47,11 @@ CODE = re.compile(r"(?=[0-9a-z]*[a-z])(?=[0-9a-z]*[0-9])[0-9a-z]{3,}")  # 0x001a
 # document's name already counts through what its sentences are about, so the frame's words weigh half.
 FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[^，,。；;？?！!]{1,40})[，,]")
 FRAME_WEIGHT = 0.5
+# 印花税暂行条例哪天开始实施的: a question that opens with a document's name (a law, a rule, a plan, by the word that
+# ends such names) asks about that document; its sentences say 本条例, not its name, so the name says where to look.
+DOCUMENT_KINDS = "法|条例|办法|规定|细则|规范|规则|标准|指南|通知|决定|解释|预案"
+NAMED_FIRST = re.compile(rf"^\s*(?:这部|这个|本)?(?P<frame>[\u4e00-\u9fff《》]{{2,30}}?(?:{DOCUMENT_KINDS})》?)"
+                         r"(?=的|是|从|自|什么|哪|何|几|多|有|对|关于|规定|怎么|如何|要|里|中|上)")
 # 在…中的 / 在…里 inside a question says where to look as well (X在某清单中的临界量是多少): the list, not what is asked
 PLACE = re.compile(r"在(?P<frame>[^，,。；;？?！!在]{2,30}?)(?:中|里|之中)的?")
 _WORD_CHAR = re.compile(r"\w")
@@ -212,17 +217,20 @@ def asks(question: str) -> Asks:
 def framed(question: str) -> tuple[str, set[str]]:
     """The question with its framing preposition standing apart (jieba would glue it to a name it does not know:
     按紫楹|台酒店), and the words only its frames hold (依照国旗法，… → 国旗法; 二噁英在*风险物质清单*中的临界量 → the
-    list), which weigh FRAME_WEIGHT."""
+    list; 印花税暂行条例*哪天开始实施* → the law it opens with), which weigh FRAME_WEIGHT."""
     frame = FRAME.match(question)
     places = list(PLACE.finditer(question))
-    if not frame and not places:
+    named = NAMED_FIRST.match(question)
+    if not frame and not places and not named:
         return question, set()
     spaced, framing = question, [m.group("frame") for m in places]
     if frame:
         at = frame.start("frame")
         spaced = f"{question[:at]} {question[at:]}"
         framing.append(frame.group("frame"))
-    rest = PLACE.sub(" ", spaced[frame.end() + 1:] if frame else spaced)
+    elif named:
+        framing.append(named.group("frame"))
+    rest = PLACE.sub(" ", spaced[frame.end() + 1:] if frame else spaced[named.end():] if named else spaced)
     kept = set(tokenize(rest))
     return spaced, {t for f in framing for t in tokenize(f) if t not in kept}
 

@@ -19,6 +19,8 @@ ABBREVIATIONS = {
     "发展改革委": "发展和改革委员会",
     "发改委": "发展和改革委员会",
 }
+# 环保税 is what people call 环境保护税, as 环保部门 is 环境保护部门.
+ABBREVIATIONS["环保"] = "环境保护"
 # The everyday word for a law's term, read as the term: 驾照 is what people call a 驾驶证. And the three verbs a law
 # uses for coming into force: 本法自…起施行 / 本规范自…起实施 / 自…起生效 answer one question, however it is asked.
 EVERYDAY = {
@@ -29,6 +31,14 @@ EVERYDAY = {
     "罚钱": "罚款",
     "实施": "施行",
     "生效": "施行",
+    # paying a tax or a fee: 要交/应当缴纳 is 应纳, 不用交/免交/不缴纳 is 免纳, however a law or a person says it
+    "应当缴纳": "应纳", "应当交纳": "应纳", "需要交": "应纳", "要交": "应纳", "应交": "应纳", "要缴": "应纳",
+    "不缴纳": "免纳", "不用交": "免纳", "不用缴": "免纳", "不需要交": "免纳", "不必交": "免纳", "免交": "免纳",
+    "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
+    "哪天": "什么时候",
+    "何时": "什么时候",
+    "几时": "什么时候",
+    "啥时候": "什么时候",
     "开始施行": "起施行",  # 什么时候开始实施 asks what 本法自…起施行 says
     "开始实施": "起施行",
     "开始生效": "起施行",
@@ -38,7 +48,13 @@ EVERYDAY = {
 _WORDS = {**ABBREVIATIONS, **EVERYDAY}
 # The law's own terms come first, matched as themselves: 酒驾 inside 醉酒驾驶 is no everyday word.
 _TERMS = sorted(set(_WORDS.values()) - set(_WORDS), key=len, reverse=True)
-_WORD = re.compile("|".join(map(re.escape, [*_TERMS, *sorted(_WORDS, key=len, reverse=True)])))
+# A word that is part of a name keeps its writing there: 实施细则, 实施条例 name a document, they do not come into force.
+# And 交 is paying only where nothing is handed to someone (回执要交给…, 材料要交到…).
+_HANDED = "给|到|至|于|回|由|上"
+_NOT_BEFORE = {"实施": "细则|条例|办法|方案|意见|计划|规则",
+               **dict.fromkeys(("需要交", "要交", "应交", "要缴", "不用交", "不用缴", "不需要交", "不必交", "免交"), _HANDED)}
+_WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_NOT_BEFORE[w]})" if w in _NOT_BEFORE else "")
+                                                        for w in sorted(_WORDS, key=len, reverse=True))]))
 
 # A number written in characters before what it counts (十五日, 两个月, 一角, 三年, 百分之五十): written in digits, as
 # most texts write it, so 15日 and 十五日 are one word. Only before a unit: 一般, 统一, 第三章 keep their characters.
