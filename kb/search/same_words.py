@@ -34,6 +34,9 @@ EVERYDAY = {
     # paying a tax or a fee: 要交/应当缴纳 is 应纳, 不用交/免交/不缴纳 is 免纳, however a law or a person says it
     "应当缴纳": "应纳", "应当交纳": "应纳", "需要交": "应纳", "要交": "应纳", "应交": "应纳", "要缴": "应纳",
     "不缴纳": "免纳", "不用交": "免纳", "不用缴": "免纳", "不需要交": "免纳", "不必交": "免纳", "免交": "免纳",
+    "不能": "不得", "不准": "不得", "不许": "不得", "不可以": "不得",  # what a law forbids
+    "终了": "结束",  # 季度终了 is the quarter's end
+    "多少天": "多少日", "几天": "几日",
     "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
     "哪天": "什么时候",
     "何时": "什么时候",
@@ -61,12 +64,13 @@ _WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_N
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _NUMERAL = "零〇一二两三四五六七八九十百千万"
-UNITS = "个多月|个月|个工作日|工作日|日|天|周岁|岁|年|元|角|分钟|小时|倍|次|人|名|周|公里|米"
+UNITS = "个多月|个月|块钱|元钱|毛钱|角钱|个工作日|工作日|日|天|周岁|岁|年|元|角|分钟|小时|倍|次|人|名|周|公里|米"
 _COUNT = re.compile(rf"(?<![第{_NUMERAL}])([{_NUMERAL}]+)(?=(?:{UNITS}))")
 _PERCENT = re.compile(rf"百分之([{_NUMERAL}0-9.]+)")
 # A length of time in days that is whole months (九十日, 180天) is read in months, as people say it (三个月); 半年 too.
 _DAYS = re.compile(r"(?<![0-9.月])([0-9]+)(?:日|天)")  # not a date's day (1月30日)
 # 不到一角, 不满1角, 未满五年, 少于…: below a number is one thing however it is said
+_MONEY = re.compile(r"([0-9]+)(块钱|元钱|毛钱|角钱)")  # 一块钱 is 1元, 一毛钱 and 一角钱 are 1角
 _MORE = re.compile(r"([0-9]+)个多月")  # 三个多月: more than three months, as a law says 三个月以上
 _BELOW = re.compile(rf"(?:不到|不满|未满|不够|少于)(?=[0-9{_NUMERAL}半])")
 
@@ -115,5 +119,6 @@ def same_words(text: str) -> str:
     text = _PERCENT.sub(lambda m: f"{numeral_value(m.group(1)) or m.group(1)}%", text)
     text = _COUNT.sub(_digits, text)
     text = _MORE.sub(r"\1个月以上", text.replace("半年", "6个月"))
+    text = _MONEY.sub(lambda m: m.group(1) + ("元" if m.group(2)[0] in "块元" else "角"), text)
     text = _DAYS.sub(_months, text)
     return _BELOW.sub("不足", text)
