@@ -29,6 +29,7 @@ EVERYDAY = {
     "酒驾": "饮酒后驾驶",
     "及格": "合格",
     "罚钱": "罚款",
+    "年假": "年休假",
     "实施": "施行",
     "生效": "施行",
     # paying a tax or a fee: 要交/应当缴纳 is 应纳, 不用交/免交/不缴纳 is 免纳, however a law or a person says it
