@@ -256,7 +256,7 @@ class ExtractiveAnswerer:
             shaped = owned(candidates[0], weights)
         if shaped:
             return shaped
-        if wants.list and candidates[0].item:
+        if wants.list and (candidates[0].item or candidates[0].lead):  # a law's （一）…的； is an item of its lead-in
             return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):
             return introduced(candidates[0])

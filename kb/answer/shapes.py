@@ -169,7 +169,7 @@ def _led(best: Candidate) -> list[Candidate]:
     no word of the question too (4）尾矿库 under 本指南不适用于下列情况的…：)."""
     units = read_units(best.source.text, best.source.preamble)
     return [Candidate(best.source, u.text, best.coverage, i, True, best.focused, u.lead)
-            for i, u in enumerate(units) if u.lead == best.lead and u.header is not None][:MAX_LIST_ITEMS]
+            for i, u in enumerate(units) if u.lead == best.lead][:MAX_LIST_ITEMS]
 
 
 def list_items(candidates: Sequence[Candidate], quoted: Sequence[str] = ()) -> list[Candidate]:

@@ -140,10 +140,8 @@ def _read_units(text: str) -> list[Unit]:
         # A table that lost its grid (text or PDF copies): a header line of short fields without digits, then
         # rows with as many fields (争议金额(人民币) 仲裁案件受理费(人民币) / 1000元以下的部分 40－100元).
         plain = fields if _is_plain_header(fields, stripped) else None
-        # a list line: one short line without end punctuation, or one enumerated clause under its lead-in (a law's
-        # （一）…的； is an item of 有下列情形之一的：, however it ends)
-        item = (len(sentences) == 1 and not INTRODUCES.search(stripped) and not stripped.startswith("#")
-                and (not _SENTENCE_END.search(stripped) or bool(lead and ENUMERATED.match(stripped))))
+        item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
+                and not stripped.startswith("#"))
         inline = _inline_items(sentences)
         units.extend(inline or (Unit(sentence, "" if item else None, lead) for sentence in sentences))
         if heading:
