@@ -12,7 +12,7 @@ from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.search.same_words import same_words
 from kb.search.tokens import tokenize
-from kb.text import ENUMERATED, INTRODUCES, ListReader, enumeration_style
+from kb.text import ENUMERATED, INTRODUCES, LAW_KINDS, ListReader, enumeration_style
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _RULE = re.compile(r":?-{2,}:?|")
@@ -206,9 +206,9 @@ def _cells(row: str) -> list[str]:
     return cells
 
 
-# 本法, 本条例, 本办法: a law or rule names itself by the word its title ends with (中华人民共和国印花税暂行*条例*); a
-# plan's 本预案 is left out: its every clause says it (按本预案中各自职责), so it would name every one (dev: 1 of 84 lost)
-_SELF = re.compile(r"本(法|条例|办法|规定|细则|规范|规则|决定|解释)")
+# 本法, 本条例, 本办法: a law or rule names itself (LAW_KINDS); a plan's 本预案 is left out: its every clause says it
+# (按本预案中各自职责), so it would name every one (dev: 1 of 84 lost)
+_SELF = re.compile(rf"本({LAW_KINDS})")
 
 
 def names_document(text: str, title: str) -> bool:
