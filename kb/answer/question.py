@@ -33,7 +33,7 @@ _CLAUSE_BREAK = re.compile(r"[，。？！?!,、；;]")
 _TIMES = re.compile(r"(?:多少|几)[次遍回趟]")
 # What a 哪些 phrase names ends where its predicate begins: a verb, an adverb or a modal (哪些情形|暂时免征…, 哪些凭证|不用交…,
 # 哪些情形|不能申请…); a verbal noun stays (哪些外部救援电话).
-_PREDICATE_FLAGS = ("v", "d", "p", "c")
+_PREDICATE_FLAGS = ("v", "d", "p")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
@@ -99,10 +99,11 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
 
 def noun_phrase(text: str) -> str:
     """The words of `text` up to its predicate (情形 of 情形暂时免征环境保护税): what a 哪些 question counts."""
-    at = 0
+    at, joined = 0, True  # a word right after 和/及/、 opens the next name of the phrase (平面图和*疏散*图)
     for w in (w for _, piece in jieba_pieces(text) for w in posseg.cut(piece)):
-        if at and (w.word in MODALS or (w.flag.startswith(_PREDICATE_FLAGS) and w.flag != "vn")):
+        if not joined and (w.word in MODALS or (w.flag.startswith(_PREDICATE_FLAGS) and w.flag != "vn")):
             return text[:at]
+        joined = bool(_CONJUNCTION.fullmatch(w.word))
         at += len(w.word)
     return text
 
