@@ -37,6 +37,9 @@ ENUMERATED = re.compile(
     r"^\s*(?:[（(][0-9０-９一二三四五六七八九十]+[)）]|[0-9０-９]+[、.．)）](?![0-9０-９])|[一二三四五六七八九十]+[、.．]"
     r"|[甲乙丙丁戊己庚辛壬癸][、.．]|[①-⑳]|[A-Za-zＡ-Ｚ][、.．)）])"
 )
+# The words a law's or a rule's name ends with (中华人民共和国印花税暂行*条例*): how it names itself (本条例) and how a
+# question names it (印花税暂行条例哪天开始实施). A plan's 预案 is no such word: every clause of a plan says 本预案.
+LAW_KINDS = "法|条例|办法|规定|细则|规范|规则|决定|解释"
 INTRODUCES = re.compile(r"[：:]\s*$")  # a sentence that introduces the list below it (按照以下标准给予奖励：)
 _MARK_STYLES = str.maketrans({
     **dict.fromkeys("0123456789０１２３４５６７８９", "1"), **dict.fromkeys("一二三四五六七八九十", "一"),

@@ -16,8 +16,9 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
+from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
-from kb.answer.units import folded, read_units, words
+from kb.answer.units import folded, names_document, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
@@ -51,6 +52,7 @@ QUOTED_MATCH = 1.25
 CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
+BRACKET_MATCH = 1.25  # the row whose bracket holds the amount the question gives, as QUOTED_MATCH
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
 # A name the question gives holds at most this many words the title lacks between two of the title's words
 # (绿洲化工园区*地震*应急预案); farther apart they are two mentions (紫楹台酒店的应急预案与哪个上级政府预案相衔接),
@@ -125,6 +127,7 @@ class ExtractiveAnswerer:
         names = person_names(question)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
+        given = amounts(question)  # 工作了12年: the amount a tier rule's bracket must hold (kb/answer/brackets.py)
         # what weighs nothing: the word naming the kind of answer (哪些*内容*), and the question's grammar (这次, 如果, 想)
         # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
         unwritten = {t for t in weights if (t in grammar_words(question) or glued_modal(t))
@@ -183,12 +186,21 @@ class ExtractiveAnswerer:
         field = asked_field(question)
         if wants.value and left_blank(units, field, ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
+        fits = {(s.n, i): bracket_fit(given, text) for s, i, text, *_ in units} if given else {}
+        looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
             if not tokens:
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
+            fit = fits.get((source.n, position))  # 已满10年不满20年的 for 工作了12年
+            if fit is False and source.n in looked_up:
+                continue  # the row of another bracket, where a row holds the amount (else it says who is left out)
+            if fit:  # the row holds the amount given as its bracket, not as its words
+                tokens = tokens | {a.written for a in given}
+            if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
+                tokens = tokens | words(source.doc_title)
             own_words = tokens
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
                 tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
@@ -202,6 +214,8 @@ class ExtractiveAnswerer:
             near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in near_words
                        if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
+            if fit:
+                coverage *= BRACKET_MATCH
             if codes & tokens:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
             if any(_quotes(term, text) for term in quoted):
@@ -242,7 +256,7 @@ class ExtractiveAnswerer:
             shaped = owned(candidates[0], weights)
         if shaped:
             return shaped
-        if wants.list and candidates[0].item:
+        if wants.list and (candidates[0].item or candidates[0].lead):  # a law's （一）…的； is an item of its lead-in
             return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):
             return introduced(candidates[0])
@@ -281,7 +295,8 @@ def _not_named(sources: Sequence[Source], weights: Mapping[str, float], held: Ma
     (西安新兴紫楹台酒店有限公司 above a plan titled 生产安全事故应急预案) — that this one neither bears in its name nor
     uses in its text or its attachments' titles (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
     titles = {s.doc_id: words(f"{s.doc_title} {covers.get(s.doc_id, '')}") for s in sources}
-    naming = {t for t in weights if len(t) > 1 and any(t in title for title in titles.values())}
+    # a number is no name (工作了25年: 25 in another law's cover date 2018年1月25日 names nothing)
+    naming = {t for t in weights if len(t) > 1 and not t.isdigit() and any(t in title for title in titles.values())}
     return {doc_id for doc_id, title in titles.items()
             if any(t not in title and t not in held.get(doc_id, set()) for t in naming)}
 

@@ -11,7 +11,7 @@ import jieba
 from jieba import posseg
 
 from kb.search.tokens import MEASURE_WORDS, STOPWORDS, is_dictionary_word, jieba_pieces, tokenize
-from kb.text import fold_case
+from kb.text import LAW_KINDS, fold_case
 
 # What a question asks for, from its question words.
 LIST = re.compile(r"哪些|哪几|有什么|有哪|包括什么|包含什么|分别|包括|包含")
@@ -30,10 +30,14 @@ _COUNTED_AFTER = re.compile(rf"(?:多少|(?<!哪)几|哪些|哪几)[{MEASURE_WOR
 # the clause before the ending (`[^，…]+?(?:是多少|…)`) retries every start of a long clause, quadratic in its length.
 _COUNT_ENDING = re.compile(r"(?:是|有|为)(?:多少|多远|多大|多长|多久|多高|多宽|多重|多深)|(?:多少|几)[次遍回趟]")
 _CLAUSE_BREAK = re.compile(r"[，。？！?!,、；;]")
+_TIMES = re.compile(r"(?:多少|几)[次遍回趟]")
+# What a 哪些 phrase names ends where its predicate begins: a verb, an adverb or a modal (哪些情形|暂时免征…, 哪些凭证|不用交…,
+# 哪些情形|不能申请…); a verbal noun stays (哪些外部救援电话).
+_PREDICATE_FLAGS = ("v", "d", "p")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
 ATTRIBUTES = frozenset(
-    "内容 事项 情况 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
+    "内容 事项 情况 情形 行为 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
     "距离 时长 数值 标准 范围 幅度 区间 信息 要求 要素 栏目 材料 字段 编码 代码 编号 代号 取值".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
 # 一式几份, 多少名: the measure an answer's number is given in
@@ -43,6 +47,11 @@ CODE = re.compile(r"(?=[0-9a-z]*[a-z])(?=[0-9a-z]*[0-9])[0-9a-z]{3,}")  # 0x001a
 # document's name already counts through what its sentences are about, so the frame's words weigh half.
 FRAME = re.compile(r"^\s*(?:按照|依照|根据|依据|按|依|据)(?P<frame>[^，,。；;？?！!]{1,40})[，,]")
 FRAME_WEIGHT = 0.5
+# 印花税暂行条例哪天开始实施的: a question that opens with a law's name (by the word that ends such names, LAW_KINDS;
+# a name holds no 的) asks about that law; its sentences say 本条例, not its name, so the name says where to look.
+# A plan named so (青禾县…应急行动预案中，…组长的电话) is left out: it declined a contact row of the unit tests.
+NAMED_FIRST = re.compile(rf"^\s*(?:这部|这个|本)?(?P<frame>(?:(?!的)[\u4e00-\u9fff《》]){{2,30}}?(?:{LAW_KINDS})》?)"
+                         r"(?=的|是|从|自|什么|哪|何|几|多|有|对|关于|规定|怎么|如何|要|里|中|上)")
 # 在…中的 / 在…里 inside a question says where to look as well (X在某清单中的临界量是多少): the list, not what is asked
 PLACE = re.compile(r"在(?P<frame>[^，,。；;？?！!在]{2,30}?)(?:中|里|之中)的?")
 _WORD_CHAR = re.compile(r"\w")
@@ -77,14 +86,26 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
                 and not any(t in a for a in attributes)]
 
     after = _COUNTED_AFTER.search(question)
-    if after and words(after.group("what")):
-        parts = [found for part in _CONJUNCTION.split(after.group("what")) if (found := words(part))]
+    if after and words(noun_phrase(after.group("what"))):
+        parts = [found for part in _CONJUNCTION.split(noun_phrase(after.group("what"))) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
     before = clause_before(PLACE.sub("", question), _COUNT_ENDING)  # X在…清单中的临界量: the list is where, not what
     found = words(before) if before else []
-    needed = nouns(found)[-COUNTED_WORDS:]
+    # 补考几次: a count of times counts the act, the one word before it (科目一没考过能|补考)
+    needed = nouns(found)[-1 if _TIMES.search(question) else -COUNTED_WORDS:]
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
+
+
+def noun_phrase(text: str) -> str:
+    """The words of `text` up to its predicate (情形 of 情形暂时免征环境保护税): what a 哪些 question counts."""
+    at, joined = 0, True  # a word right after 和/及/、 opens the next name of the phrase (平面图和*疏散*图)
+    for w in (w for _, piece in jieba_pieces(text) for w in posseg.cut(piece)):
+        if not joined and (w.word in MODALS or (w.flag.startswith(_PREDICATE_FLAGS) and w.flag != "vn")):
+            return text[:at]
+        joined = bool(_CONJUNCTION.fullmatch(w.word))
+        at += len(w.word)
+    return text
 
 
 # 互救协议的乙方是哪家单位: the one asked for is named after the last 的 (乙方), as a form names its field
@@ -197,17 +218,20 @@ def asks(question: str) -> Asks:
 def framed(question: str) -> tuple[str, set[str]]:
     """The question with its framing preposition standing apart (jieba would glue it to a name it does not know:
     按紫楹|台酒店), and the words only its frames hold (依照国旗法，… → 国旗法; 二噁英在*风险物质清单*中的临界量 → the
-    list), which weigh FRAME_WEIGHT."""
+    list; 印花税暂行条例*哪天开始实施* → the law it opens with), which weigh FRAME_WEIGHT."""
     frame = FRAME.match(question)
     places = list(PLACE.finditer(question))
-    if not frame and not places:
+    named = NAMED_FIRST.match(question)
+    if not frame and not places and not named:
         return question, set()
     spaced, framing = question, [m.group("frame") for m in places]
     if frame:
         at = frame.start("frame")
         spaced = f"{question[:at]} {question[at:]}"
         framing.append(frame.group("frame"))
-    rest = PLACE.sub(" ", spaced[frame.end() + 1:] if frame else spaced)
+    elif named:
+        framing.append(named.group("frame"))
+    rest = PLACE.sub(" ", spaced[frame.end() + 1:] if frame else spaced[named.end():] if named else spaced)
     kept = set(tokenize(rest))
     return spaced, {t for f in framing for t in tokenize(f) if t not in kept}
 

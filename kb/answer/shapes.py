@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 from kb.answer.gaps import shared_run
 from kb.answer.units import folded, is_heading, read_units, words
 from kb.labels import LABEL, make_label
-from kb.text import ENUMERATED
+from kb.text import ENUMERATED, INTRODUCES
 from kb.turn import Source
 
 MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
@@ -80,10 +80,12 @@ def items_of(source: Source) -> list[Candidate]:
 
 
 def introduced(intro: Candidate) -> list[Candidate]:
-    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it."""
+    """A sentence that introduces a list (“生产”是指所有的生产阶段，如：) and the items that follow it: its list lines,
+    and the enumerated sentences under it (a law's （一）…的； items end as sentences do)."""
     out = [intro]
+    lead = intro.text.strip()
     for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
-        if unit.header is None or len(out) > MAX_LIST_ITEMS:
+        if (unit.header is None and unit.lead != lead) or len(out) > MAX_LIST_ITEMS:
             break
         out.append(Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
     return out
@@ -91,15 +93,24 @@ def introduced(intro: Candidate) -> list[Candidate]:
 
 def with_leads(chosen: Sequence[Candidate]) -> list[Candidate]:
     """The chosen units, each enumerated line after its list's lead-in and each entry after its heading (once):
-    甲、长288公分 means nothing alone."""
-    quoted = {c.text.strip() for c in chosen}
+    甲、长288公分 means nothing alone; and a chosen lead-in with its items after it, as an article and its items are
+    one unit (有下列情形之一的，…： says nothing without them)."""
+    quoted: set[str] = set()
     out: list[Candidate] = []
     for c in chosen:
+        if c.text.strip() in quoted:
+            continue
         above = c.lead or c.heading
         if above and above not in quoted:
             quoted.add(above)
             out.append(replace(c, text=above, item=False, lead="", heading=""))
+        quoted.add(c.text.strip())
         out.append(c)
+        if INTRODUCES.search(c.text) and not c.lead:
+            for unit in introduced(c)[1:]:
+                if unit.text.strip() not in quoted:
+                    quoted.add(unit.text.strip())
+                    out.append(unit)
     return out
 
 
@@ -158,7 +169,7 @@ def _led(best: Candidate) -> list[Candidate]:
     no word of the question too (4）尾矿库 under 本指南不适用于下列情况的…：)."""
     units = read_units(best.source.text, best.source.preamble)
     return [Candidate(best.source, u.text, best.coverage, i, True, best.focused, u.lead)
-            for i, u in enumerate(units) if u.lead == best.lead and u.header is not None][:MAX_LIST_ITEMS]
+            for i, u in enumerate(units) if u.lead == best.lead][:MAX_LIST_ITEMS]
 
 
 def list_items(candidates: Sequence[Candidate], quoted: Sequence[str] = ()) -> list[Candidate]:

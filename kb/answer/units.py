@@ -10,8 +10,9 @@ from kb.answer.flat_tables import MIN_ROWS, read_flat_table
 from kb.answer.forms import form_fields, is_form_row
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
+from kb.search.same_words import same_words
 from kb.search.tokens import tokenize
-from kb.text import ENUMERATED, INTRODUCES, ListReader, enumeration_style
+from kb.text import ENUMERATED, INTRODUCES, LAW_KINDS, ListReader, enumeration_style
 
 _SENTENCE = re.compile(r"[^。！？；!?;\n]+[。！？；!?;]?")
 _RULE = re.compile(r":?-{2,}:?|")
@@ -215,10 +216,21 @@ def _cells(row: str, bordered: bool = True) -> list[str]:
     return cells
 
 
+# 本法, 本条例, 本办法: a law or rule names itself (LAW_KINDS); a plan's 本预案 is left out: its every clause says it
+# (按本预案中各自职责), so it would name every one (dev: 1 of 84 lost)
+_SELF = re.compile(rf"本({LAW_KINDS})")
+
+
+def names_document(text: str, title: str) -> bool:
+    """The sentence names its own document (本条例自…起施行 in 印花税暂行条例), as a reader reads 本条例 as its name."""
+    return any(title.rstrip("》）) ").endswith(m.group(1)) for m in _SELF.finditer(text))
+
+
 @lru_cache(maxsize=32768)
 def folded(text: str) -> str:
-    """NFKC and lower case, as the question's words are: cached, the same chunks come back turn after turn."""
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC and lower case, written the one way (kb/search/same_words.py), as the question's words are: cached, the
+    same chunks come back turn after turn."""
+    return same_words(unicodedata.normalize("NFKC", text).lower())
 
 
 @lru_cache(maxsize=32768)

@@ -5,7 +5,10 @@ import re
 from typing import Iterator, Sequence
 
 from kb.model import BODY, Attachment, Chunk
+from kb.text import ENUMERATED, INTRODUCES
 
+_MARK_CHARS = 8  # an enumeration mark's characters, its leading space included
+_LIST_LOOKBACK = 1  # the line before an item is its lead-in or the item before it
 # A sentence ends after Chinese or Western end punctuation, or at a line break.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’」』）)]*|\n+")
 
@@ -54,7 +57,8 @@ def _pieces(text: str, start: int, end: int, target: int, cap: int) -> Iterator[
     for s_start, s_end in _sentences(text, start, end):
         if chunk_start is None:
             chunk_start = s_start
-        elif s_end - chunk_start > cap or chunk_end - chunk_start >= target:
+        elif s_end - chunk_start > cap or (chunk_end - chunk_start >= target
+                                          and not _inside_list(text, chunk_start, chunk_end, s_start)):
             yield from _trimmed(text, chunk_start, chunk_end)
             chunk_start = s_start
         while s_end - chunk_start > cap:  # a sentence longer than cap: cut it hard
@@ -63,6 +67,16 @@ def _pieces(text: str, start: int, end: int, target: int, cap: int) -> Iterator[
         chunk_end = s_end
     if chunk_start is not None:
         yield from _trimmed(text, chunk_start, chunk_end)
+
+
+def _inside_list(text: str, chunk_start: int, chunk_end: int, at: int) -> bool:
+    """The sentence at `at` goes on a list the chunk holds: it opens an item (（二）, 3.) of a list whose lead-in (…：)
+    or earlier items the chunk holds, so the chunk closes after the list, not inside it (up to its cap): an article
+    and its items are one unit, and (二) read apart from 有下列情形之一的： says nothing."""
+    if not ENUMERATED.match(text[at:at + _MARK_CHARS]):
+        return False
+    lines = [line.strip() for line in text[chunk_start:chunk_end].split("\n") if line.strip()]
+    return any(INTRODUCES.search(line) or ENUMERATED.match(line) for line in lines[-_LIST_LOOKBACK:])
 
 
 def _sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:

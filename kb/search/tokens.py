@@ -10,6 +10,7 @@ import jieba
 import rjieba
 
 from kb.labels import LABEL, make_label, normalize_kind
+from kb.search.same_words import same_words
 from kb.text import fold_case
 
 jieba.setLogLevel(logging.WARNING)
@@ -17,7 +18,7 @@ jieba.setLogLevel(logging.WARNING)
 # Question words and particles that say nothing about what is asked for.
 STOPWORDS = frozenset(
     "的 了 是 在 和 与 及 或 等 把 被 对 从 向 为 以 于 也 都 就 还 又 吗 呢 吧 啊 么 "
-    "什么 哪些 哪个 哪里 哪 多少 几 怎么 怎样 如何 为何 为什么 谁 是否 有没有 有 没有 请问 请 "
+    "什么 哪些 哪个 哪里 哪 多少 几 怎么 怎样 如何 为何 为什么 谁 是否 有没有 有 没有 请问 请 时候 啥 "
     "一下 这个 那个 这些 那些 其 之 该 本 各 每 个 中 上 下 里 时 要 应 应当 需要 可以 能 "
     "它 他 她 它们 我们 你们 我 你 呀 哦 "
     "哪几 哪几种 哪种 哪一 哪一个 多远 多大 多长 多久 多高 多宽 多重 多深 分别 一共 共 总共 大约 大概 约 做 按 里 说 所说 包括 包含".split()
@@ -28,17 +29,6 @@ _QUESTION_MEASURE = re.compile(rf"^(?:几|多少)[{MEASURE_WORDS}]$")
 _WORD = re.compile(r"\w", re.UNICODE)
 _HAN = re.compile("[\u4E00-\u9FD5]")  # jieba's Chinese characters
 _ALNUM_RUN = re.compile(r"([a-zA-Z0-9]+(?:\.\d+)?%?)")  # jieba.finalseg.re_skip: how jieba cuts a non-Chinese run
-# The short names every reader uses for the bodies a law or notice writes out in full (全国人大常委会 for
-# 全国人民代表大会常务委员会): read as the full name, so a question in the short form finds the text.
-ABBREVIATIONS = {
-    "全国人大常委会": "全国人民代表大会常务委员会",
-    "人大常委会": "人民代表大会常务委员会",
-    "全国人大": "全国人民代表大会",
-    "全国政协": "中国人民政治协商会议全国委员会",
-    "发展改革委": "发展和改革委员会",
-    "发改委": "发展和改革委员会",
-}
-_ABBREVIATION = re.compile("|".join(sorted(ABBREVIATIONS, key=len, reverse=True)))
 
 
 @lru_cache(maxsize=4096)
@@ -51,7 +41,7 @@ def tokenize(text: str) -> list[str]:
 
     An attachment label is one word, its number normalized (附件三中 → 附件 + 附件3 + 中, as 附件3 is): jieba
     would cut it 附件/三中 here and 附件/三 there, and 附件三 and 附件3 name the same attachment."""
-    text = _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(0)], _normalize(text))
+    text = same_words(_normalize(text))
     out: list[str] = []
     at = 0
     for match in LABEL.finditer(text):

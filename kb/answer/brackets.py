@@ -1,0 +1,92 @@
+"""A tier rule read as a table in prose: 已满10年不满20年的，年休假10天；已满20年的，… is a row per bracket, and an
+amount the question gives (我工作了12年) picks the row whose bracket holds it, as a reader looks it up.
+
+Texts and questions are read after kb/search/same_words.py (numbers in digits, 不满/未满/不到 as 不足), so a bracket
+is written in few ways: 已满A不足B / A以上不足B / 满A不足B, A至B / A-B, A以上 / 已满A / 超过A, A以下 / 不足A / 低于A.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from kb.search.same_words import same_words
+
+_NUM = r"([0-9]+(?:\.[0-9]+)?)(万|千)?"
+# the measure an amount is counted in: years and months are one measure (in months), as are 元 and 万元
+_UNIT = r"(个月|月|年|周岁|岁|日|天|元|角|%|倍|人|名|次|分|小时|公里|米|吨|平方米)"
+_AMOUNT = re.compile(_NUM + _UNIT)
+_IN_MONTHS = {"年": 12.0, "个月": 1.0, "月": 1.0}
+_SAME = {"周岁": "岁", "天": "日", "名": "人"}
+_SCALE = {"万": 10000.0, "千": 1000.0}
+# One bracket, with its two ends or one; the amount is written in full at each end (已满10年不足20年).
+_BETWEEN = re.compile(rf"(?:已满|满)?{_NUM}{_UNIT}?(?:(?:以上|起)(?:不足)?|不足|至|到|[-－~～—])(?:已满|满)?{_NUM}{_UNIT}(?:以下)?")
+_FROM = re.compile(rf"(?:(?:已满|满|超过|高于|多于){_NUM}{_UNIT}(?:以上)?|{_NUM}{_UNIT}以上)")
+_BELOW = re.compile(rf"(?:(?:不足|低于|少于){_NUM}{_UNIT}|{_NUM}{_UNIT}以下)")
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: float
+    unit: str
+    written: str = ""  # its number as the question writes it (in digits): a word of the question a row holds
+
+
+@dataclass(frozen=True)
+class Bracket:
+    low: float
+    high: float
+    unit: str
+
+    def holds(self, amount: Amount) -> bool:
+        return amount.unit == self.unit and self.low <= amount.value <= self.high
+
+
+def _amount(number: str, scale: str | None, unit: str) -> Amount:
+    value = float(number) * _SCALE.get(scale or "", 1.0)
+    if unit in _IN_MONTHS:
+        return Amount(value * _IN_MONTHS[unit], "个月")
+    return Amount(value, _SAME.get(unit, unit))
+
+
+@lru_cache(maxsize=4096)
+def amounts(question: str) -> tuple[Amount, ...]:
+    """The amounts a question gives (工作了12年 → 144 个月; 3万元 → 30000 元), none it asks for (几天)."""
+    return tuple(replace(_amount(*m.groups()), written=m.group(1)) for m in _AMOUNT.finditer(same_words(question)))
+
+
+@lru_cache(maxsize=32768)
+def brackets(text: str) -> tuple[Bracket, ...]:
+    """The brackets a tier clause states (已满10年不足20年的 → 120–240 个月), in the order written."""
+    text = same_words(text)
+    out, taken = [], []
+    for m in _BETWEEN.finditer(text):
+        n1, s1, u1, n2, s2, u2 = m.groups()
+        high = _amount(n2, s2, u2)
+        low = _amount(n1, s1, u1 or u2)
+        if low.unit == high.unit and low.value <= high.value:
+            out.append(Bracket(low.value, high.value, high.unit))
+            taken.append(m.span())
+    for pattern, lower in ((_FROM, True), (_BELOW, False)):
+        for m in pattern.finditer(text):
+            if any(a <= m.start() < b for a, b in taken):
+                continue
+            number, scale, unit = next((m.groups()[i:i + 3] for i in (0, 3) if m.groups()[i]), (None, None, None))
+            if number is None:
+                continue
+            at = _amount(number, scale, unit)
+            out.append(Bracket(at.value, math.inf, at.unit) if lower else Bracket(-math.inf, at.value, at.unit))
+    return tuple(out)
+
+
+def bracket_fit(given: tuple[Amount, ...], text: str) -> bool | None:
+    """Whether the text's brackets hold an amount the question gives (every bracket it states in that amount's
+    measure: 满1年不满10年的职工，请病假累计2个月以上 is no row for 12年): True, False (the row of another case), or None
+    (no bracket in the measure of any amount given)."""
+    if not given:
+        return None
+    measured = [b for b in brackets(text) if any(b.unit == a.unit for a in given)]
+    if not measured:
+        return None
+    return any(all(b.holds(a) for b in measured if b.unit == a.unit) for a in given)

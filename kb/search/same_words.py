@@ -1,0 +1,125 @@
+"""One way of writing what readers write several ways: short names, everyday words for a law's terms, numbers and
+lengths of time. Documents and questions are both read through it before they are cut into words (BM25, the
+offline answerer), so 驾照 finds 机动车驾驶证, 什么时候实施 finds 本法自…起施行, and 三个月 finds 九十日.
+
+Each table is what any reader of Chinese laws and notices knows, never a phrase of one document; a mapping only ever
+replaces a word by its equal, in both texts, so it can join two ways of writing and never part one.
+"""
+from __future__ import annotations
+
+import re
+
+# The short names every reader uses for the bodies a law or notice writes out in full (全国人大常委会 for
+# 全国人民代表大会常务委员会): read as the full name, so a question in the short form finds the text.
+ABBREVIATIONS = {
+    "全国人大常委会": "全国人民代表大会常务委员会",
+    "人大常委会": "人民代表大会常务委员会",
+    "全国人大": "全国人民代表大会",
+    "全国政协": "中国人民政治协商会议全国委员会",
+    "发展改革委": "发展和改革委员会",
+    "发改委": "发展和改革委员会",
+}
+# 环保税 is what people call 环境保护税, as 环保部门 is 环境保护部门.
+ABBREVIATIONS["环保"] = "环境保护"
+# The everyday word for a law's term, read as the term: 驾照 is what people call a 驾驶证. And the three verbs a law
+# uses for coming into force: 本法自…起施行 / 本规范自…起实施 / 自…起生效 answer one question, however it is asked.
+EVERYDAY = {
+    "驾照": "驾驶证",
+    "醉驾": "醉酒驾驶",
+    "酒驾": "饮酒后驾驶",
+    "及格": "合格",
+    "罚钱": "罚款",
+    "年假": "年休假",
+    "实施": "施行",
+    "生效": "施行",
+    # paying a tax or a fee: 要交/应当缴纳 is 应纳, 不用交/免交/不缴纳 is 免纳, however a law or a person says it
+    "应当缴纳": "应纳", "应当交纳": "应纳", "需要交": "应纳", "要交": "应纳", "应交": "应纳", "要缴": "应纳",
+    "不缴纳": "免纳", "不用交": "免纳", "不用缴": "免纳", "不需要交": "免纳", "不必交": "免纳", "免交": "免纳",
+    "不能": "不得", "不准": "不得", "不许": "不得", "不可以": "不得",  # what a law forbids
+    "终了": "结束",  # 季度终了 is the quarter's end
+    "多少天": "多少日", "几天": "几日",
+    "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
+    "哪天": "什么时候",
+    "何时": "什么时候",
+    "几时": "什么时候",
+    "啥时候": "什么时候",
+    "开始施行": "起施行",  # 什么时候开始实施 asks what 本法自…起施行 says
+    "开始实施": "起施行",
+    "开始生效": "起施行",
+    "开始执行": "起施行",
+    "起执行": "起施行",  # 本办法自…起执行: 执行 alone is also 强制执行, only 起执行 is coming into force
+}
+_WORDS = {**ABBREVIATIONS, **EVERYDAY}
+# The law's own terms come first, matched as themselves: 酒驾 inside 醉酒驾驶 is no everyday word.
+_TERMS = sorted(set(_WORDS.values()) - set(_WORDS), key=len, reverse=True)
+# A word that is part of a name keeps its writing there: 实施细则, 实施条例 name a document, they do not come into force.
+# And 交 is paying only where nothing is handed to someone (回执要交给…, 材料要交到…).
+_HANDED = "给|到|至|于|回|由|上"
+_NOT_BEFORE = {"实施": "细则|条例|办法|方案|意见|计划|规则",
+               **dict.fromkeys(("需要交", "要交", "应交", "要缴", "不用交", "不用缴", "不需要交", "不必交", "免交"), _HANDED)}
+_WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_NOT_BEFORE[w]})" if w in _NOT_BEFORE else "")
+                                                        for w in sorted(_WORDS, key=len, reverse=True))]))
+
+# A number written in characters before what it counts (十五日, 两个月, 一角, 三年, 百分之五十): written in digits, as
+# most texts write it, so 15日 and 十五日 are one word. Only before a unit: 一般, 统一, 第三章 keep their characters.
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_NUMERAL = "零〇一二两三四五六七八九十百千万"
+UNITS = "个多月|个月|块钱|元钱|毛钱|角钱|个工作日|工作日|日|天|周岁|岁|年|元|角|分钟|小时|倍|次|人|名|周|公里|米"
+_COUNT = re.compile(rf"(?<![第{_NUMERAL}])([{_NUMERAL}]+)(?=(?:{UNITS}))")
+_PERCENT = re.compile(rf"百分之([{_NUMERAL}0-9.]+)")
+# A length of time in days that is whole months (九十日, 180天) is read in months, as people say it (三个月); 半年 too.
+_DAYS = re.compile(r"(?<![0-9.月])([0-9]+)(?:日|天)")  # not a date's day (1月30日)
+# 不到一角, 不满1角, 未满五年, 少于…: below a number is one thing however it is said
+_MONEY = re.compile(r"([0-9]+)(块钱|元钱|毛钱|角钱)")  # 一块钱 is 1元, 一毛钱 and 一角钱 are 1角
+_MORE = re.compile(r"([0-9]+)个多月")  # 三个多月: more than three months, as a law says 三个月以上
+_BELOW = re.compile(rf"(?:不到|不满|未满|不够|少于)(?=[0-9{_NUMERAL}半])")
+
+
+def numeral_value(text: str) -> int | None:
+    """The value of a number written in characters (十五 → 15, 两千零五 → 2005, 一九 → None: a year spelled out)."""
+    if not text or any(ch not in _DIGITS and ch not in _POWERS for ch in text) or text[0] in "百千万":
+        return None  # 万人, 百米: a word, not a count
+    total, section, digit, last_power = 0, 0, None, None
+    for ch in text:
+        if ch in "零〇" and last_power:
+            continue  # 一百零五: the zero only holds a place
+        if ch in _DIGITS:
+            if digit is not None:
+                return None  # two digits in a row (一九八五): not a counted number
+            digit = _DIGITS[ch]
+        else:
+            power = _POWERS[ch]
+            if power == 10000:
+                total += (section + (digit or 0)) * power
+                section, digit = 0, None
+            else:
+                section += (1 if digit is None else digit) * power
+                digit = None
+            last_power = power
+    value = total + section + (digit or 0)
+    if digit is not None and last_power and last_power > 10 and text[-2] in _POWERS:
+        value = total + section + digit * last_power // 10  # 一百五 is 150, as it is said
+    return value
+
+
+def _digits(match: re.Match[str]) -> str:
+    value = numeral_value(match.group(1))
+    return match.group(0) if value is None else str(value)
+
+
+def _months(match: re.Match[str]) -> str:
+    days = int(match.group(1))
+    return f"{days // 30}个月" if days >= 30 and days % 30 == 0 else f"{days}日"
+
+
+def same_words(text: str) -> str:
+    """The text written the one way (already case- and width-folded): short names in full, everyday words as the
+    law's, numbers in digits, whole months of days as months, 天 as 日, every "below N" as 不足N."""
+    text = _WORD.sub(lambda m: _WORDS.get(m.group(0), m.group(0)), text)
+    text = _PERCENT.sub(lambda m: f"{numeral_value(m.group(1)) or m.group(1)}%", text)
+    text = _COUNT.sub(_digits, text)
+    text = _MORE.sub(r"\1个月以上", text.replace("半年", "6个月"))
+    text = _MONEY.sub(lambda m: m.group(1) + ("元" if m.group(2)[0] in "块元" else "角"), text)
+    text = _DAYS.sub(_months, text)
+    return _BELOW.sub("不足", text)

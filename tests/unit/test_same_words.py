@@ -1,0 +1,53 @@
+"""One way of writing a thing (kb/search/same_words.py): a question in everyday words finds the law's wording."""
+from __future__ import annotations
+
+import pytest
+
+from kb.answer.question import asked_for
+from kb.search.same_words import numeral_value, same_words
+from kb.search.tokens import tokenize
+
+
+@pytest.mark.parametrize("written, value", [
+    ("十五", 15), ("二十", 20), ("十", 10), ("两", 2), ("一百五", 150), ("一百零五", 105), ("两千零五", 2005),
+    ("一九八五", None), ("万", None), ("百", None),
+])
+def test_a_number_in_characters_has_its_value(written, value):
+    assert numeral_value(written) == value
+
+
+@pytest.mark.parametrize("asked, law", [
+    ("季度结束后十五天内", "季度终了之日起15日内"),  # 天 and 日, characters and digits
+    ("住了三个多月", "累计居留九十日以上"),  # whole months of days, and 多 as 以上
+    ("半年内", "六个月内"),
+    ("不到一角钱", "应纳税额不足1角的"),
+    ("低于标准百分之五十", "低于标准50%"),
+    ("驾照", "机动车驾驶证"),
+    ("醉驾", "醉酒驾驶机动车"),
+    ("科目一考试及格", "成绩达到90分的为合格"),
+    ("什么时候开始实施", "本法自2018年1月1日起施行"),
+    ("这部条例什么时候生效", "本条例自公布之日起施行"),
+    ("全国人大常委会", "全国人民代表大会常务委员会"),
+])
+def test_the_everyday_wording_shares_its_words_with_the_law(asked, law):
+    shared = set(tokenize(asked)) & set(tokenize(law))
+    key = {"季度结束后十五天内": "15", "住了三个多月": "以上", "半年内": "6", "不到一角钱": "不足", "低于标准百分之五十": "50%",
+           "驾照": "驾驶证", "醉驾": "醉酒", "科目一考试及格": "合格", "什么时候开始实施": "施行",
+           "这部条例什么时候生效": "施行", "全国人大常委会": "常务"}[asked]
+    assert key in shared, (tokenize(asked), tokenize(law))
+
+
+def test_a_date_and_words_that_only_look_like_numbers_keep_their_writing():
+    assert same_words("2018年1月30日") == "2018年1月30日"  # a date's day is no length of time
+    assert same_words("第三章 统一规定，一般情形") == "第三章 统一规定，一般情形"
+    assert same_words("万人") == "万人"
+    assert same_words("3个月") == "3个月"
+
+
+def test_what_a_list_question_counts_ends_where_its_predicate_begins():
+    assert asked_for("哪些凭证暂时免征印花税？")[0] == [{"凭证"}]
+    assert asked_for("哪些凭证不用交印花税？")[0] == [{"凭证"}]
+    assert asked_for("有哪些单位不能申请？")[0] == [{"单位"}]
+    assert asked_for("有哪些情形不能申请驾驶证？")[0] == []  # 情形 names the kind of answer: no item says it
+    assert asked_for("哪些外部救援电话？")[0] == [{"外部", "救援"}]  # a verbal noun stays in the phrase
+    assert asked_for("科目一没考过能补考几次？")[0] == [{"补考"}]  # a count of times counts the act
