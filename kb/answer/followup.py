@@ -12,14 +12,15 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Collection, Sequence
 
+from kb.answer.ordinals import ordinal_question, place
 from kb.answer.question import ATTRIBUTES
 from kb.answer.question_words import Titles, Word, words_of
 from kb.labels import LABEL
 from kb.search.tokens import STOPWORDS
 from kb.text import fold_case
 
-ELLIPSIS, ANAPHORA, NO_SUBJECT = "ellipsis", "anaphora", "no_subject"
-HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语"}  # named in the turn's thinking
+ELLIPSIS, ANAPHORA, NO_SUBJECT, ORDINAL = "ellipsis", "anaphora", "no_subject", "ordinal"
+HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语", ORDINAL: "序数指代"}  # named in the turn's thinking
 # What a question asks with: a phrase that holds one is a question of its own, not an elided one.
 QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
 # `那西岭街道呢？` `还有救生衣呢？`: the connective before an elided phrase, and the phrase.
@@ -57,19 +58,23 @@ class Reading:
 
 
 def read_question(question: str, earlier: Sequence[str], titles: Collection[str],
-                  together: Callable[[str, str, bool], bool] | None = None) -> Reading:
+                  together: Callable[[str, str, bool], bool] | None = None, answer: str = "") -> Reading:
     """The question read after the earlier questions of its conversation (oldest first, each as it stood alone).
 
     `titles` are the knowledge base's document names (title, and cover lines such as the issuer): a word of one
     names a document. `together(a, b, document)`: whether the knowledge base writes both phrases in one part of a
     document (or, `document`, whether the document `a` names writes `b`) — an elided question leans on the most recent
     earlier one whose subject is written beside its own (消防服呢？ after 灭火器存放在哪里？ and an unrelated question
-    between them).
+    between them). `answer` is the answer to the last of them: 第二个呢？ points into its list (kb/answer/ordinals.py).
     """
     if not earlier or not earlier[-1].strip():
         return Reading(question, question)
     before = earlier[-1]
     naming = Titles(tuple(titles))
+    if answer and place(question):
+        asked = ordinal_question(question, answer, _document_named(before, naming))
+        if asked is not None:
+            return Reading(question, asked, before, ORDINAL)
     text = without_end(question)
     elided = _ELIDED.match(text)
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
@@ -328,6 +333,17 @@ def _resolve_reference(question: str, words: list[Word], at: int, before: str, n
     else:
         what = _topic(before, earlier, written)
     return question[: word.start] + what + question[end:]
+
+
+def _document_named(before: str, naming: Titles) -> str:
+    """The document the earlier question names, up to its last naming word (紫楹台酒店 of 紫楹台酒店应急物资清单…: 应急
+    is a word of every plan's title, the list's name rather than the hotel's)."""
+    words = words_of(before)
+    span = _title_span(words, naming)
+    if span is None:
+        return ""
+    last = max(w.end for w in words if span[0] <= w.start < span[1] and naming.names(w.text))
+    return before[span[0]:last]
 
 
 def _asked_about(before: str, naming: Titles) -> str:

@@ -231,7 +231,8 @@ class Pipeline:
         # a document is named by its title or its cover (紫楹台 names 西安新兴紫楹台酒店有限公司's 生产安全事故应急预案)
         titles = [f"{d.title} {snapshot.view.cover(d.id)}" for d in snapshot.documents.values()] if earlier else []
         together = written_together(snapshot, list(request.library_ids) or None) if earlier else None
-        reading = read_question(request.query, earlier, titles, together)
+        answer = without_block(self.history.last_answer(conversation_id)) if earlier else ""  # 第二个呢？ points into it
+        reading = read_question(request.query, earlier, titles, together, answer)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})
         extra = {"standalone": reading.standalone, "continues": reading.continues} if reading.follows else None
