@@ -23,6 +23,8 @@ from kb.turn import Source
 EMPTY, OMITTED, DANGLING, ABSENT = "empty", "omitted", "dangling", "absent"
 HEADER_CHARS = 12  # a header line's label, separators and a short note (附件十二：…（见下表）) beside its title
 MIN_NAME_CHARS = 4  # a shared run this long names a document or an attachment title
+NAME_SKIP = 2  # characters of a title a shortened name leaves out at one place (大 of 喜来登大酒店)
+SHORTENED_SHARE = 0.7  # of a title's characters, a shortened name keeps this many (应急物资清单: 6 of 应急物资装备清单's 8)
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
 # Lines that only name or frame content: Markdown headings, table/figure captions, 续表, notes in parentheses,
 # numbered section headings without a sentence in them.
@@ -80,10 +82,13 @@ def find_gaps(
                        and not any(label.startswith(kind) for label in attachments[d])), None)
         if holder is not None:
             asked.setdefault((holder, kind), None)
-    for doc_id in docs:
-        for a in attachments[doc_id].values():
-            if _names(question, a, contents.get((doc_id, a.label), [])):
-                asked.setdefault((doc_id, a.label), a)
+    named = [(doc_id, a) for doc_id in docs for a in attachments[doc_id].values()
+             if _names(question, a, contents.get((doc_id, a.label), []))]
+    # one of the question's documents holds content for the attachment it names (a template twin's 应急物资清单): the
+    # question asks about that one, not the twin whose table was lost
+    if not any(_state(documents[d], a.label, a, contents.get((d, a.label), []), ()) is None for d, a in named):
+        for doc_id, a in named:
+            asked.setdefault((doc_id, a.label), a)
     gaps = []
     for (doc_id, label), info in asked.items():
         gap = _state(documents[doc_id], label, info, contents.get((doc_id, label), []), list(attachments[doc_id]))
@@ -124,14 +129,51 @@ def _named_by(question: str, title: str) -> int:
     short = title.removeprefix(_STATE_PREFIX)
     if short != title and len(short) >= 2 and short in question:
         return len(title)
-    return len(shared_run(question, title))
+    return max(len(shared_run(question, title)), _shortened_run(question, title))
+
+
+def _shortened_run(question: str, title: str) -> int:
+    """The longest run of the question that is the title's characters in order with a character or two left out
+    between them (喜来登酒店 of 西安喜来登大酒店…), as people shorten a name."""
+    best = 0
+    for i in range(len(question)):
+        for j in (k for k, ch in enumerate(title) if ch == question[i]):
+            n, at = 1, j
+            while i + n < len(question):
+                nxt = title.find(question[i + n], at + 1, at + 2 + NAME_SKIP)
+                if nxt == -1:
+                    break
+                n, at = n + 1, nxt
+            best = max(best, n)
+    return best
 
 
 def _names(question: str, attachment: AttachmentInfo, chunks: Sequence[Chunk]) -> bool:
     """The question names this attachment by its title, or by a caption of a table inside it."""
     wanted = _norm(question)
     names = [attachment.title, *(_captions(attachment_text(chunks)) if chunks else [])]
-    return any(len(n := _norm(name)) >= MIN_NAME_CHARS and n in wanted for name in names)
+    return any(len(n := _norm(name)) >= MIN_NAME_CHARS and (n in wanted or _shortened(n, wanted)) for name in names)
+
+
+def _shortened(title: str, question: str) -> bool:
+    """The question writes the title with a word or two left out, as people shorten a name (应急物资清单 for
+    应急物资装备清单): a run of it from the title's first character to its last holds most of the title's characters,
+    in the title's order, and nothing else."""
+    for i, ch in enumerate(question):
+        if ch != title[0]:
+            continue
+        end = question.find(title[-1], i + 1)
+        while end != -1 and end - i < len(title):
+            run = question[i : end + 1]
+            if len(run) >= max(MIN_NAME_CHARS, SHORTENED_SHARE * len(title)) and _in_order(run, title):
+                return True
+            end = question.find(title[-1], end + 1)
+    return False
+
+
+def _in_order(run: str, title: str) -> bool:
+    rest = iter(title)
+    return all(ch in rest for ch in run)
 
 
 def _captions(text: str) -> list[str]:
