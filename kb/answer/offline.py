@@ -21,7 +21,7 @@ from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, framed, glued_modal,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
@@ -181,7 +181,7 @@ class ExtractiveAnswerer:
         written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
         unlisted = any(not written.intersection(t) for t in owner)
         field = asked_field(question)
-        if wants.value and left_blank(units, field, ruled_out | misnamed):
+        if wants.value and left_blank(units, field_phrase(question), ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
         for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
