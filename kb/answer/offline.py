@@ -16,6 +16,7 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
+from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.units import folded, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
@@ -51,6 +52,7 @@ QUOTED_MATCH = 1.25
 CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
+KIND_MATCH = 1.25  # 在哪里 and the line gives a place (比赛地点：…), as FIELD_MATCH
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
 # A name the question gives holds at most this many words the title lacks between two of the title's words
 # (绿洲化工园区*地震*应急预案); farther apart they are two mentions (紫楹台酒店的应急预案与哪个上级政府预案相衔接),
@@ -129,7 +131,8 @@ class ExtractiveAnswerer:
         # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
         unwritten = {t for t in weights if (t in grammar_words(question) or glued_modal(t))
                      and not any(t in folded(s.text) for s in sources)}
-        kinds = kind_words(question) | unwritten
+        value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
+        kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
         kinds = kinds if len(weights) > len(kinds) else set()
         focus = focus - kinds
         for t in focus:
@@ -184,7 +187,10 @@ class ExtractiveAnswerer:
         if wants.value and left_blank(units, field_phrase(question), ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         candidates, headings = [], []
-        for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
+        intros = completing(units) if value_kinds else {}
+        for at, ((source, position, text, header, lead, heading), tokens) in enumerate(zip(units, token_sets)):
+            if at in intros and gives(text, value_kinds):  # 帐户：3163… completes 请…将报名费汇至：, the line above
+                tokens = tokens | words(intros[at])
             if not tokens:
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
@@ -209,6 +215,8 @@ class ExtractiveAnswerer:
             if field and fills(text, field):  # 酒店地址：… for 详细地址是什么: the label answers the whole field
                 coverage += sum(weights[t] * idf[t] for t in field if t in weights and t not in tokens) / total
                 coverage *= FIELD_MATCH
+            if value_kinds and gives(text, value_kinds):
+                coverage *= KIND_MATCH
             if wants.quantity and _counted(text, header, tokens, needed, measure):
                 coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
