@@ -13,6 +13,7 @@ import re
 from typing import Iterable, Iterator, Sequence
 
 from graph.ranking import FoundPath, rank_paths
+from graph.prefetch import attachment_text
 from graph.store import AttachmentPath, ReferenceEdge
 from kb.model import Chunk
 
@@ -110,6 +111,11 @@ class GraphView:
                 break
             lines.append(line.strip())
         return " ".join(line for line in lines if line)
+
+    def body_text(self, doc_id: str) -> str:
+        """A document's body (its text without its attachments), its chunks joined in order."""
+        chunks = [self._chunks[i] for i in self._of_document.get(doc_id, ()) if not self._chunks[i].attachment]
+        return attachment_text(sorted(chunks, key=lambda c: c.index))
 
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """The known chunks among these ids, in the order asked (GraphStore.chunks_by_id)."""

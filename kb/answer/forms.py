@@ -67,16 +67,18 @@ def _filled(value: str) -> str:
     return "" if re.fullmatch(_PLACEHOLDER, value) else value.strip()
 
 
-def left_blank(units: Sequence[tuple], field: set[str], excluded: set[str]) -> bool:
-    """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位; 乙方代表签字 for 乙方代表), it is
-    blank, and no line of the documents the question may mean fills it in."""
-    if not field:
+def left_blank(units: Sequence[tuple], phrase: str, excluded: set[str]) -> bool:
+    """A form's field is what the question asks for (乙方 of 互救协议的乙方是哪家单位, and of 互救协议乙方: the words the
+    phrase ends in; 乙方代表签字 for 乙方代表), it is blank, and no line of the documents the question may mean fills it in."""
+    asked = [t for t in tokenize(phrase) if len(t) > 1]
+    if not asked:
         return False
     blank = filled = False
     for source, _, text, *_ in units:
         if source.doc_id in excluded or "：" not in text and ":" not in text:
             continue
         for label, value in fields(text):
-            if field == set(tokenize(label)) - SIGNING:
+            named = [t for t in tokenize(label) if t not in SIGNING]
+            if named and asked[-len(named):] == named:
                 filled, blank = filled or bool(value), blank or not value
     return blank and not filled

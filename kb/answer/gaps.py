@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
 
 from graph.store import AttachmentInfo, DocumentSummary, GraphReads
 from graph.resolve import AttachmentCatalog
 from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Chunk
 from graph.prefetch import attachment_text
+from kb.answer.dangling import dangling_titles, deferred_labels
+from kb.answer.sources import cited_numbers
 from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_MODE
 from kb.turn import Source
 
 EMPTY, OMITTED, DANGLING, ABSENT = "empty", "omitted", "dangling", "absent"
 HEADER_CHARS = 12  # a header line's label, separators and a short note (附件十二：…（见下表）) beside its title
 MIN_NAME_CHARS = 4  # a shared run this long names a document or an attachment title
+NAME_SKIP = 2  # characters of a title a shortened name leaves out at one place (大 of 喜来登大酒店)
+TAIL_CHARS = 6  # a title's last characters a question may name it by (…比赛报名表): past its head noun, its qualifier
+SHORTENED_SHARE = 0.7  # of a title's characters, a shortened name keeps this many (应急物资清单: 6 of 应急物资装备清单's 8)
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
 # Lines that only name or frame content: Markdown headings, table/figure captions, 续表, notes in parentheses,
 # numbered section headings without a sentence in them.
@@ -30,6 +35,7 @@ _CAPTION = re.compile(r"^(?:续表|续)?\s*[表图]\s*[0-9０-９一二三四五
 _HEADING_ONLY = re.compile(r"^(?:#+\s*.*|续表|续|[（(].*[)）]|[一二三四五六七八九十]+[、.．][^。；;，,：:|0-9０-９]*)$")
 _KIND_ALONE = re.compile(rf"{KIND}(?!{SPACE}(?:{NUMBER}))")
 _STATE_PREFIX = "中华人民共和国"  # a national law's title starts with it; its short name leaves it out
+_CITES = re.compile(r"(?:\s*\[\d+\])+\s*$")
 _OMITTED_MARK = re.compile(r"[（(]\s*略\s*[)）]")
 
 
@@ -51,8 +57,10 @@ def find_gaps(
     documents: dict[str, DocumentSummary],
     catalog: AttachmentCatalog,
     graph: GraphReads,
+    body: Callable[[str], str] | None = None,
 ) -> list[Gap]:
-    """The attachments the question names, in its document(s), that hold nothing to answer from."""
+    """The attachments the question names, in its document(s), that hold nothing to answer from; `body(doc_id)` is a
+    document's body text, where it names the attachments it does not carry."""
     docs = question_documents(question, sources, documents)
     if not docs:
         return []
@@ -80,16 +88,64 @@ def find_gaps(
                        and not any(label.startswith(kind) for label in attachments[d])), None)
         if holder is not None:
             asked.setdefault((holder, kind), None)
-    for doc_id in docs:
-        for a in attachments[doc_id].values():
-            if _names(question, a, contents.get((doc_id, a.label), [])):
-                asked.setdefault((doc_id, a.label), a)
+    named = [(doc_id, a) for doc_id in docs for a in attachments[doc_id].values()
+             if _names(question, a, contents.get((doc_id, a.label), []))]
+    # one of the question's documents holds content for the attachment it names (a template twin's 应急物资清单): the
+    # question asks about that one, not the twin whose table was lost
+    if not any(_state(documents[d], a.label, a, contents.get((d, a.label), []), ()) is None for d, a in named):
+        for doc_id, a in named:
+            asked.setdefault((doc_id, a.label), a)
+    titles = _dangling_titles(docs, catalog, body)
+    for (doc_id, label), title in titles.items():  # 2018年AED配置点信息情况汇总表里…: one the body lists, not carried
+        if _names_title(question, title):
+            asked.setdefault((doc_id, label), None)
     gaps = []
     for (doc_id, label), info in asked.items():
         gap = _state(documents[doc_id], label, info, contents.get((doc_id, label), []), list(attachments[doc_id]))
+        if gap is not None and (doc_id, label) in titles:  # the body names it: it is missing, not a misreading
+            gap = replace(gap, title=gap.title or titles[(doc_id, label)], state=DANGLING, known=())
         if gap is not None:
             gaps.append(gap)
     return gaps
+
+
+def deferred_gaps(question: str, answer: str, sources: Sequence[Source], documents: dict[str, DocumentSummary],
+                  catalog: AttachmentCatalog, graph: GraphReads, body: Callable[[str], str] | None = None) -> list[Gap]:
+    """The attachments the answer's first sentence sends the reader to for what the question asks (具体招聘岗位和资格条件
+    详见附件1) when they hold nothing: the answer is in them, not in the sentence, and the knowledge base lacks it."""
+    # the first sentence quoted, past a lead-in quoted above it (各乡镇卫生院：)
+    first = next((line for line in answer.splitlines()
+                  if cited_numbers(line) and not _CITES.sub("", line).rstrip().endswith(("：", ":"))), "")
+    by_n = {s.n: s for s in sources}
+    source = next((by_n[n] for n in cited_numbers(first) if n in by_n), None)
+    if source is None or source.doc_id not in documents:
+        return []
+    doc = documents[source.doc_id]
+    labels = [label for label in deferred_labels(first, question) if label != source.label]
+    if not labels:
+        return []
+    infos = {label: catalog.get(doc.id, label) for label in labels}
+    contents = graph.attachments_chunks([(doc.id, label) for label, info in infos.items() if info is not None])
+    titles = _dangling_titles([doc.id], catalog, body) if any(i is None for i in infos.values()) else {}
+    known = [a.label for a in catalog.of_documents([doc.id])]
+    gaps = []
+    for label, info in infos.items():
+        gap = _state(doc, label, info, contents.get((doc.id, label), []), known)
+        if gap is not None and (doc.id, label) in titles:
+            gap = replace(gap, title=gap.title or titles[(doc.id, label)], state=DANGLING, known=())
+        if gap is not None and gap.state != ABSENT:  # 见附件9 of a document with no 附件9 at all is a misreading
+            gaps.append(gap)
+    return gaps
+
+
+def _dangling_titles(docs: Sequence[str], catalog: AttachmentCatalog,
+                     body: Callable[[str], str] | None) -> dict[tuple[str, str], str]:
+    """(doc id, label) → the title the body gives an attachment it names but does not carry."""
+    if body is None:
+        return {}
+    carried = {d: {a.label for a in catalog.of_documents([d])} for d in docs}
+    return {(d, label): title for d in docs
+            for label, title in dangling_titles(body(d), carried[d]).items()}
 
 
 def gap_answer(gaps: Sequence[Gap]) -> str:
@@ -124,14 +180,60 @@ def _named_by(question: str, title: str) -> int:
     short = title.removeprefix(_STATE_PREFIX)
     if short != title and len(short) >= 2 and short in question:
         return len(title)
-    return len(shared_run(question, title))
+    return max(len(shared_run(question, title)), _shortened_run(question, title))
+
+
+def _shortened_run(question: str, title: str) -> int:
+    """The longest run of the question that is the title's characters in order with a character or two left out
+    between them (喜来登酒店 of 西安喜来登大酒店…), as people shorten a name."""
+    best = 0
+    for i in range(len(question)):
+        for j in (k for k, ch in enumerate(title) if ch == question[i]):
+            n, at = 1, j
+            while i + n < len(question):
+                nxt = title.find(question[i + n], at + 1, at + 2 + NAME_SKIP)
+                if nxt == -1:
+                    break
+                n, at = n + 1, nxt
+            best = max(best, n)
+    return best
 
 
 def _names(question: str, attachment: AttachmentInfo, chunks: Sequence[Chunk]) -> bool:
     """The question names this attachment by its title, or by a caption of a table inside it."""
-    wanted = _norm(question)
-    names = [attachment.title, *(_captions(attachment_text(chunks)) if chunks else [])]
-    return any(len(n := _norm(name)) >= MIN_NAME_CHARS and n in wanted for name in names)
+    return any(_names_title(question, name)
+               for name in [attachment.title, *(_captions(attachment_text(chunks)) if chunks else [])])
+
+
+def _names_title(question: str, title: str) -> bool:
+    """The question writes the title, whole, shortened (应急物资清单 of 应急物资装备清单), or by the words it ends in
+    (体育舞蹈比赛报名表 of 2017“东方美谷·悦华杯”全国青少年宫体育舞蹈比赛报名表: its name without what qualifies it)."""
+    wanted, n = _norm(question), _norm(title)
+    if len(n) < MIN_NAME_CHARS:
+        return False
+    return n in wanted or _shortened(n, wanted) or any(
+        n.endswith(wanted[i:i + TAIL_CHARS]) and n[-TAIL_CHARS:] in wanted for i in range(len(wanted) - TAIL_CHARS + 1))
+
+
+def _shortened(title: str, question: str) -> bool:
+    """The question writes the title with a word or two left out, as people shorten a name (应急物资清单 for
+    应急物资装备清单): a run of it from the title's first character to its last holds most of the title's characters,
+    in the title's order, and nothing else."""
+    for i, ch in enumerate(question):
+        if ch != title[0]:
+            continue
+        end = question.find(title[-1], i + 1)
+        while end != -1 and end - i < len(title):
+            run = question[i : end + 1]
+            if len(run) >= max(MIN_NAME_CHARS, SHORTENED_SHARE * len(title)) and _in_order(run, title):
+                return True
+            end = question.find(title[-1], end + 1)
+    return False
+
+
+def _in_order(run: str, title: str) -> bool:
+    rest = iter(title)
+    return all(ch in rest for ch in run)
 
 
 def _captions(text: str) -> list[str]:

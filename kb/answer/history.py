@@ -206,6 +206,15 @@ class History:
             ).fetchall()
         return [(json.loads(extra) if extra else {}).get("standalone") or content for content, extra in reversed(rows)]
 
+    def last_answer(self, conversation_id: str) -> str:
+        """The conversation's last message when it is an answer, else "" (a question still unanswered)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT role, content FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1",
+                (conversation_id,),
+            ).fetchone()
+        return row[1] if row and row[0] == "assistant" else ""
+
     def close(self) -> None:
         self._db.close()
 

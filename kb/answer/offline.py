@@ -3,6 +3,8 @@
 How a source is read into units is kb/answer/units.py; which attachments have no content is kb/answer/gaps.py.
 What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; the shape
 of the answer read around the best units (a list, a heading's entries, a pointer's rows) is kb/answer/shapes.py;
+which documents the question names or rules out is kb/answer/naming.py, the kind of value its question word asks for
+(在哪里: a place) kb/answer/asked_kind.py;
 what stays here is one concern, scoring units against a question.
 """
 from __future__ import annotations
@@ -16,13 +18,15 @@ from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
+from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
+from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
 from kb.answer.units import folded, names_document, read_units, words
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
-    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, framed, glued_modal,
+    ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
@@ -39,7 +43,6 @@ _PARTS = re.compile(r"[？?]")
 # Sub-questions and examples looked up in turn, each a scoring pass over every source: a person asks a few at once;
 # past that the text is pasted rather than asked, and each pass more would make the turn's cost grow with its square.
 MAX_LOOKUPS = 12
-_CLAUSE = re.compile(r"[，。？！?!,、；;：:\s]")
 ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _LIST_HEAD = re.compile(r"^\s*(?:附件|附录|附表)\s*[：:]\s*")
@@ -53,11 +56,8 @@ CHAR_CREDIT = 0.5
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
 BRACKET_MATCH = 1.25  # the row whose bracket holds the amount the question gives, as QUOTED_MATCH
+KIND_MATCH = 1.25  # 在哪里 and the line gives a place (比赛地点：…), as FIELD_MATCH
 COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right at 委员 (委员共800人, 800名委员)
-# A name the question gives holds at most this many words the title lacks between two of the title's words
-# (绿洲化工园区*地震*应急预案); farther apart they are two mentions (紫楹台酒店的应急预案与哪个上级政府预案相衔接),
-# and reading them as one name declined 2 of 84 dev questions.
-NAME_GAP = 1
 
 
 class ExtractiveAnswerer:
@@ -132,7 +132,8 @@ class ExtractiveAnswerer:
         # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
         unwritten = {t for t in weights if (t in grammar_words(question) or glued_modal(t))
                      and not any(t in folded(s.text) for s in sources)}
-        kinds = kind_words(question) | unwritten
+        value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
+        kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
         kinds = kinds if len(weights) > len(kinds) else set()
         focus = focus - kinds
         for t in focus:
@@ -160,7 +161,7 @@ class ExtractiveAnswerer:
                         for (_, _, _, header, *_), tokens in zip(units, token_sets)]
         about = _about(sources, covers or {})
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
-            about[s.n] |= {t for t in weights if len(t) > 1 and _abbreviates(t, s.doc_title)}
+            about[s.n] |= {t for t in weights if len(t) > 1 and abbreviates(t, s.doc_title)}
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
         about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
@@ -174,22 +175,25 @@ class ExtractiveAnswerer:
             held.setdefault(source.doc_id, set()).update(tokens)
         for s in sources:  # what a document is about is its words too: 风险评估 in its 附件2：风险评估结果
             held.setdefault(s.doc_id, set()).update(about[s.n])
-        ruled_out = _not_named(sources, weights, held, covers or {})
-        named = _title_scores(sources, weights, idf)
+        ruled_out = not_named(sources, weights, held, covers or {})
+        named = title_scores(sources, weights, idf)
         present = {t for tokens in token_sets for t in tokens} | {t for words in about.values() for t in words}
-        misnamed = _misnamed(question, sources, present)
+        misnamed = misnamed_documents(question, sources, present)
         # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
         # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
         owner = owner_words(question) if wants.value else set()
         written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
         unlisted = any(not written.intersection(t) for t in owner)
         field = asked_field(question)
-        if wants.value and left_blank(units, field, ruled_out | misnamed):
+        if wants.value and left_blank(units, field_phrase(question), ruled_out | misnamed):
             return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         fits = {(s.n, i): bracket_fit(given, text) for s, i, text, *_ in units} if given else {}
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
         candidates, headings = [], []
-        for (source, position, text, header, lead, heading), tokens in zip(units, token_sets):
+        intros = completing(units) if value_kinds else {}
+        for at, ((source, position, text, header, lead, heading), tokens) in enumerate(zip(units, token_sets)):
+            if at in intros and gives(text, value_kinds):  # 帐户：3163… completes 请…将报名费汇至：, the line above
+                tokens = tokens | words(intros[at])
             if not tokens:
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
@@ -223,6 +227,8 @@ class ExtractiveAnswerer:
             if field and fills(text, field):  # 酒店地址：… for 详细地址是什么: the label answers the whole field
                 coverage += sum(weights[t] * idf[t] for t in field if t in weights and t not in tokens) / total
                 coverage *= FIELD_MATCH
+            if value_kinds and gives(text, value_kinds):
+                coverage *= KIND_MATCH
             if wants.quantity and _counted(text, header, tokens, needed, measure):
                 coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
@@ -277,55 +283,6 @@ class ExtractiveAnswerer:
                 seen.add(key)
                 out.append(c)
         return with_leads(out)
-
-
-def _title_scores(sources: Sequence[Source], weights: Mapping[str, float], idf: Mapping[str, float]) -> dict[str, float]:
-    """Per document, how much of the question its title holds (西岭街道… is about 西岭街道防汛应急预案)."""
-    score: dict[str, float] = {}
-    for s in sources:
-        if s.doc_id not in score:
-            title = words(s.doc_title)
-            score[s.doc_id] = sum(weights[t] * idf[t] for t in weights if t in title)
-    return score
-
-
-def _not_named(sources: Sequence[Source], weights: Mapping[str, float], held: Mapping[str, set[str]],
-               covers: Mapping[str | tuple[str, str], str]) -> set[str]:
-    """The documents the question rules out: it names another by a word of that one's name — its title or its cover
-    (西安新兴紫楹台酒店有限公司 above a plan titled 生产安全事故应急预案) — that this one neither bears in its name nor
-    uses in its text or its attachments' titles (西岭街道… rules out 东岭街道防汛应急预案, its template twin)."""
-    titles = {s.doc_id: words(f"{s.doc_title} {covers.get(s.doc_id, '')}") for s in sources}
-    # a number is no name (工作了25年: 25 in another law's cover date 2018年1月25日 names nothing)
-    naming = {t for t in weights if len(t) > 1 and not t.isdigit() and any(t in title for title in titles.values())}
-    return {doc_id for doc_id, title in titles.items()
-            if any(t not in title and t not in held.get(doc_id, set()) for t in naming)}
-
-
-def _misnamed(question: str, sources: Sequence[Source], present: set[str]) -> set[str]:
-    """The documents the question names with a word their title lacks and no source holds (绿洲化工园区*地震*应急预案
-    when the plan is 绿洲化工园区突发环境事件应急预案): it asks about a document the knowledge base does not have. A
-    word the title holds shortened (一中 of 第一中学) names it."""
-    clauses = [tokenize(c) for c in _CLAUSE.split(question)]
-    out = set()
-    for s in sources:
-        title = words(s.doc_title)
-        for tokens in clauses:
-            inside = [i for i, t in enumerate(tokens) if t in title]
-            for a, b in zip(inside, inside[1:]):
-                if b - a - 1 > NAME_GAP or folded(s.doc_title).find(tokens[a]) > folded(s.doc_title).find(tokens[b]):
-                    continue  # not one name: 应急预案|与哪个上级政府|预案 speaks of two plans, 预案|中提到的|应急物资 of
-                    # the plan and its supplies (a name keeps the title's order)
-                if any(len(t) > 1 and t not in title and t not in present and not _abbreviates(t, s.doc_title)
-                       for t in tokens[a + 1 : b]):
-                    out.add(s.doc_id)
-    return out
-
-
-def _abbreviates(word: str, title: str) -> bool:
-    """The word is the title's words cut short, its characters taken in order (一中 in 绍兴*一中* of 绍兴市第一中学,
-    as a reader shortens a name)."""
-    rest = iter(title)
-    return all(ch in rest for ch in word)
 
 
 def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:

@@ -17,7 +17,7 @@ from kb.answer.context import Fitted, estimate_tokens, fit
 from kb.errors import AnnexError, LLMError
 from kb.answer.events import Event, jsonable
 from kb.answer.followup import HOW, Reading, read_question
-from kb.answer.gaps import find_gaps, gap_answer
+from kb.answer.gaps import deferred_gaps, find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
 from kb.answer.together import written_together
 from kb.answer.hop import HopResult, post_answer_hop, without_block
@@ -231,7 +231,8 @@ class Pipeline:
         # a document is named by its title or its cover (紫楹台 names 西安新兴紫楹台酒店有限公司's 生产安全事故应急预案)
         titles = [f"{d.title} {snapshot.view.cover(d.id)}" for d in snapshot.documents.values()] if earlier else []
         together = written_together(snapshot, list(request.library_ids) or None) if earlier else None
-        reading = read_question(request.query, earlier, titles, together)
+        answer = without_block(self.history.last_answer(conversation_id)) if earlier else ""  # 第二个呢？ points into it
+        reading = read_question(request.query, earlier, titles, together, answer)
         prompt_history = self._prompt_history(conversation_id, request.history_turns)
         yield Event("conversation_id", {"conversation_id": conversation_id})
         extra = {"standalone": reading.standalone, "continues": reading.continues} if reading.follows else None
@@ -327,8 +328,14 @@ class Pipeline:
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline extractive answer; a question about an attachment with no content gets that said instead."""
         snapshot = self.read.current()
-        gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view)
-        return gap_answer(gaps) if gaps else self.extract(question, sources, context)
+        gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view, snapshot.view.body_text)
+        if gaps:
+            return gap_answer(gaps)
+        answer = self.extract(question, sources, context)
+        # the sentence found sends the reader to an attachment that holds nothing (…详见附件1): that is the answer
+        deferred = deferred_gaps(question, answer, sources, snapshot.documents, snapshot.catalog, snapshot.view,
+                                 snapshot.view.body_text)
+        return gap_answer(deferred) if deferred else answer
 
     def extract(self, question: str, sources: list[Source], context: str) -> str:
         """The offline extractive answer of every mode; each source is read with its document's cover lines and its

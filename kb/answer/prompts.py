@@ -62,7 +62,7 @@ AGENT_TRACE_START = "智能体模式：由模型调用工具检索后作答"
 GAP_ANSWERS = {
     "empty": "《{doc}》的{label}{title}在知识库中只有标题，没有内容（原文的表格或正文未能保存），因此知识库中没有找到该问题的答案。",
     "omitted": "《{doc}》的{label}{title}在原文中注明“略”，内容没有收录，因此知识库中没有找到该问题的答案。",
-    "dangling": "《{doc}》正文引用了{label}，但文档没有附上{label}的内容，因此知识库中没有找到该问题的答案。",
+    "dangling": "《{doc}》正文引用了{label}{title}，但文档没有附上{label}的内容，因此知识库中没有找到该问题的答案。",
     "absent": "《{doc}》没有{label}（{known}），因此知识库中没有找到该问题的答案。",
 }
 GAP_TITLE = "“{title}”"

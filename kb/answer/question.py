@@ -115,10 +115,14 @@ _NAMING_ENDING = re.compile(r"(?:是|为)(?:谁|哪家|哪一家|什么)")
 def asked_field(question: str) -> set[str]:
     """The words of what a `X的Y是谁` question asks for, as a form would label its field (乙方, 乙方代表); empty
     when it asks otherwise."""
+    return {t for t in tokenize(field_phrase(question)) if len(t) > 1}
+
+
+def field_phrase(question: str) -> str:
+    """What a `X的Y是谁` question asks for, as it writes it (互救协议乙方 of 紫楹台酒店的互救协议乙方是谁); "" when it
+    asks otherwise."""
     named = clause_before(question, _NAMING_ENDING)
-    if "的" not in named:
-        return set()
-    return {t for t in tokenize(named.rsplit("的", 1)[-1]) if len(t) > 1}
+    return named.rsplit("的", 1)[-1] if "的" in named else ""
 
 
 # 二噁英类物质在…清单中的临界量是多少: the thing whose value is asked, before the last 的 of the clause that asks

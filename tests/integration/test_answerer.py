@@ -299,7 +299,16 @@ def test_real_documents_answered_from_the_attachment(real, question, label, expe
     ("印花税税目税率表中借款合同的税率是多少？", "“印花税税目税率表”在知识库中只有标题"),
     ("西安喜来登大酒店应急救援指挥部应急通讯录中总指挥的手机号是多少？", "附件5“有关应急部门、机构或人员的联系方式”在知识库中只有标题"),
     ("仲裁委员会仲裁收费办法的附件三规定了什么？", "没有附件3"),
+    # the attachment named by its title shortened (应急物资清单 of 应急物资装备清单), the plan by its name shortened
+    # (喜来登酒店 of 西安喜来登大酒店), and its template twin holding a full 应急物资清单
+    ("喜来登酒店应急物资清单里有多少个灭火器？", "附件4“应急物资装备清单”在知识库中只有标题"),
 ])
 def test_real_documents_say_which_attachment_holds_nothing(real, question, says):
     t = ask(real, question)
     assert says in t["quoted"] and "没有找到" in t["quoted"], t["answer"]
+
+
+@shared
+def test_the_twin_whose_shortened_list_holds_the_value_answers_it(real):
+    t = ask(real, "紫楹台酒店应急物资清单里有多少个灭火器？")
+    assert "灭火器；数量：360" in t["quoted"] and "只有标题" not in t["answer"], t["answer"]

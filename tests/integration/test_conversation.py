@@ -94,3 +94,15 @@ def test_a_follow_up_on_a_real_table_leans_past_a_question_on_another_document(r
     turn(real, "司法建议书的尾部包括哪些内容？", conversation_id=first["conversation_id"])
     t = turn(real, "消防服呢？", conversation_id=first["conversation_id"])
     assert "消防服" in t["content"] and "一楼大厅" in t["content"], t["content"]
+
+
+@needs_shared_corpus
+@pytest.mark.parametrize(("earlier", "question", "shown", "not_shown"), [
+    ("紫楹台酒店应急物资清单里有哪些物资？", "第三个的数量是多少？", "应急物资：应急广播；数量：186", "消火栓"),
+    ("紫楹台酒店的外部应急通讯录里有哪些单位？", "第二个呢？", "单位名称：公安报警；联系电话：110", "火警"),
+])
+def test_a_follow_up_by_place_answers_for_that_item_of_the_previous_answer(real, earlier, question, shown, not_shown):
+    first = turn(real, earlier)
+    t = turn(real, question, conversation_id=first["conversation_id"])
+    assert "追问（序数指代）" in t["thinking"], t["thinking"]
+    assert shown in t["content"] and not_shown not in t["content"].split("**相关附件**")[0], t["content"]

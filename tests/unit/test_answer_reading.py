@@ -179,6 +179,8 @@ def test_a_form_is_read_as_its_fields_and_a_blank_field_answers_no_question_abou
     # the field for 乙方 was never filled in: the agreement does not say, whatever sentence speaks of 乙方
     assert quoted("某酒店互救协议的乙方是哪家单位？", agreed) == []
     assert quoted("某酒店互救协议的乙方代表是谁？", agreed) == []
+    assert quoted("某酒店的互救协议乙方是谁？", agreed) == []  # the field the phrase ends in, without a 的 before it
+    assert quoted("某酒店的互救协议甲方是谁？", agreed)[0] == "甲方：某酒店有限公司"
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")

@@ -1,0 +1,65 @@
+"""The kind of value a question's question word asks for, and the lines that give a value of that kind.
+
+`比赛在哪里比？` asks for a place; a notice writes it under a label (`三、比赛地点：上海市奉贤中学…`), and never writes
+哪里. `报名材料发到哪个邮箱？` asks for an address a reader knows by its shape (`…@163.com`). So a reader who looks for
+the answer looks for a line labelled for that kind, or holding a value of its shape, among the lines about what is
+asked: each kind below is a question word, the label endings a document uses for its values, and their shape.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    asks: re.Pattern[str]  # the question words that ask for it
+    labels: tuple[str, ...]  # what a label of such a value holds (开标*地点*, 比赛报名*联系人*)
+    shape: re.Pattern[str] | None = None  # what such a value looks like, unlabelled
+
+
+KINDS = (
+    Kind(re.compile(r"在哪|哪里|哪儿|什么地方|何处|何地|什么位置"), ("地点", "地址", "位置", "场所", "会场", "场地", "住址")),
+    # a date is in most sentences of a notice: only a label says it is the time asked
+    Kind(re.compile(r"什么时候|何时|哪天|哪一天|几号|几点|什么时间|几月几日"), ("时间", "日期", "期限", "时限", "截止")),
+    Kind(re.compile(r"找谁|是谁|交给谁|报给谁|哪位"), ("联系人", "负责人", "收件人", "经办人", "责任人")),
+    Kind(re.compile(r"邮箱|电子邮件|email", re.IGNORECASE), ("邮箱", "邮件", "email", "e-mail", "E-mail"),
+         re.compile(r"[A-Za-z0-9._-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),
+    Kind(re.compile(r"账户|帐户|账号|帐号|汇到|汇至|打到|转到"), ("帐户", "账户", "账号", "帐号", "户名", "开户行"),
+         re.compile(r"(?<![0-9])[0-9]{12,}(?![0-9])")),
+)
+# The question word's own noun (什么*时候*): the kind of answer, which no answer writes
+KIND_NOUNS = frozenset({"时候"})
+# A label: the words before a colon, back to the last mark (开标时间 of 七、…递交响应文件截止时间及开标时间：2019年…)
+_LABELLED = re.compile(r"(?P<label>[^：:。；;，,！？!?\s、（）()《》“”]{1,20})[：:]\s*[^\s：:；;，,。]")
+
+
+def asked_kinds(question: str) -> tuple[Kind, ...]:
+    """The kinds of value the question's question words ask for."""
+    return tuple(k for k in KINDS if k.asks.search(question))
+
+
+def gives(text: str, kinds: tuple[Kind, ...]) -> bool:
+    """The line gives a value of a kind asked: under a label for it (比赛地点：…), or in its shape (…@163.com)."""
+    for kind in kinds:
+        if kind.shape is not None and kind.shape.search(text):
+            return True
+        if any(any(word in m.group("label") for word in kind.labels) for m in _LABELLED.finditer(text)):
+            return True
+    return False
+
+
+def completing(units: list[tuple]) -> dict[int, str]:
+    """Per unit that is a labelled line completing the line above it — one that ends in a colon (请…将报名费汇至：,
+    then 户名：…, 帐户：…) — that line: what the label's value is of."""
+    out: dict[int, str] = {}
+    intro, source = None, None
+    for i, (unit_source, _, text, *_) in enumerate(units):
+        if unit_source is not source:
+            intro, source = None, unit_source
+        line = text.strip()
+        if intro is not None and _LABELLED.match(line):
+            out[i] = intro
+            continue
+        intro = line if line.endswith(("：", ":")) else None
+    return out

@@ -1,0 +1,81 @@
+"""What a body says of the attachments it names but does not carry: the titles it gives them, and its sentences that
+send the reader to them.
+
+A notice lists its attachments (`附件：1.AED安装点选点要求 / 2.2018年AED配置点信息情况汇总表`) or names one beside its
+label (`《丹江口水力发电厂公开招聘报名登记表》（见附件2）`), and then the page carries only some of them. A reader asked
+about the 汇总表 knows it by that title and sees it is missing; one who reads `具体招聘岗位和资格条件详见附件1` knows the
+answer is in 附件1, not in that sentence.
+"""
+from __future__ import annotations
+
+import re
+
+from kb.labels import LABEL, make_label
+
+# `附件：1.…` opens the list; each item a number, a mark, the title (`2.2018年…汇总表`, `1、《…报名表》点击下载`)
+_LIST_OPEN = re.compile(r"^\s*附\s*件\s*[：:]\s*(?:$|(?=[0-9０-９]{1,2}\s*[.．、]))")
+_ITEM = re.compile(r"^\s*(?:附\s*件\s*[：:]\s*)?(?P<n>[0-9０-９]{1,2})\s*[.．、]\s*(?P<title>\S.{1,60}?)\s*$")
+# 《title》（附件2） / 《title》(见附件2)
+_BESIDE = re.compile(r"《(?P<title>[^》]{2,60})》\s*[（(]\s*(?:见|详见)?\s*(?P<label>附\s*件\s*[0-9０-９一二三四五六七八九十]{1,3})\s*[)）]")
+_LINK_WORDS = re.compile(r"[（(]?(?:点击下载|下载)[)）]?$")
+# 详见附件1, 见附件2, 参见附件3: the sentence sends the reader to that attachment for what it does not say itself
+_DEFERS = re.compile(r"(?:详见|见|参见|参阅|具体见)\s*$")
+MAX_REST = 12  # characters a pointer's sentence holds besides it (资格及岗位条件) and still says nothing itself
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_NUMBERING = re.compile(r"^\s*(?:[（(][一二三四五六七八九十0-9]+[)）]|[一二三四五六七八九十0-9]+[、.．])")
+
+
+def dangling_titles(body: str, carried: set[str]) -> dict[str, str]:
+    """The titles the body gives attachments it names but does not carry (any label but `carried`), by label."""
+    out: dict[str, str] = {}
+    for m in _BESIDE.finditer(body):
+        label = _label(m.group("label"))
+        if label and label not in carried:
+            out.setdefault(label, m.group("title").strip())
+    listing = False
+    for line in body.split("\n"):
+        if _LIST_OPEN.match(line):
+            listing = True
+        item = _ITEM.match(line) if listing else None
+        if item is None:
+            listing = bool(_LIST_OPEN.match(line))  # the list ends at its first line that is no item
+            continue
+        label = make_label("附件", item.group("n"))
+        if label not in carried:
+            out.setdefault(label, _LINK_WORDS.sub("", item.group("title").strip()).strip("《》 "))
+    return out
+
+
+def deferred_labels(sentence: str, question: str = "") -> list[str]:
+    """The attachments a sentence that is only a pointer sends the reader to (具体招聘岗位和资格条件详见附件1; a heading
+    and its note, 资格及岗位条件（详见附件1）), in order; none when the sentence says more (年会定于5月5-7日在…酒店（具体
+    地址详见附件1）召开: it answers, and only a detail is elsewhere) — unless the question asks for that detail (具体地址
+    是哪里), what the pointer's clause names."""
+    found = [m for m in LABEL.finditer(sentence) if _DEFERS.search(sentence[max(0, m.start() - 4):m.start()])]
+    rest, asked = sentence, []
+    for m in reversed(found):
+        start, end = _clause(sentence, m.start(), m.end())
+        rest = rest[:start] + rest[end:]
+        named = _DEFERS.sub("", sentence[start:m.start()]).strip("（(，,；; ")
+        if len(named) >= 2 and named in question:
+            asked.append(m)
+    if len(_CJK.findall(_NUMBERING.sub("", rest))) > MAX_REST:
+        found = asked[::-1]
+    return [make_label(m.group("kind"), m.group("number")) for m in found]
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the clause (or the note in brackets) holding text[start:end] begins and ends."""
+    opened = text.rfind("（", 0, start), text.rfind("(", 0, start)
+    at = max(opened)
+    if at >= 0 and not re.search(r"[)）]", text[at:start]):
+        close = re.search(r"[)）]", text[end:])
+        return at, end + close.end() if close else len(text)
+    before = max(text.rfind(mark, 0, start) for mark in "，,。；;：:")
+    after = re.search(r"[，,。；;]", text[end:])
+    return before + 1, end + (after.end() if after else len(text) - end)
+
+
+def _label(text: str) -> str:
+    m = LABEL.search(text)
+    return make_label(m.group("kind"), m.group("number")) if m else ""

@@ -1,0 +1,200 @@
+"""The noun phrases of a question as the follow-up reader reads them: runs of jieba's words between function words,
+which of them can be a subject of its own, which refer back (它, 该村), and which name a document."""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from kb.answer.question import ATTRIBUTES
+from kb.answer.question_words import Titles, Word, words_of
+from kb.search.tokens import STOPWORDS
+from kb.text import fold_case
+
+# What a question asks with: a phrase that holds one is a question of its own, not an elided one.
+QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
+# A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
+DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
+NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
+# Words that frame what is asked rather than name it (存放地点在哪里): no subject of their own.
+FRAME_NOUNS = frozenset("时候 时间 地点 地方 位置 方位 方式 方法 办法 要求 情形 问题 答案 东西 人员 单位 部门".split())
+# A role or a contact detail asked alone (联系人是谁？ 传真号多少？ 邮箱呢？) is asked of what the last question was about.
+CONTACT_NOUNS = frozenset("联系人 负责人 传真 传真号 邮箱 电子邮箱 邮件 地址 网址 账号 账户 帐户 帐号 开户行 邮编".split())
+# Parts of speech of a subject's words; jieba tags some nouns as idioms (冲锋舟 i, 呼吸器 l) and suffixes k (正压式).
+RUN_FLAGS = ("n", "vn", "i", "l", "j", "eng", "b", "s", "k")
+WORD_CHAR = re.compile(r"\w")
+LINKS = frozenset("的 之 和 与 及 及其 或 、".split())  # inside one noun phrase: 铅及其化合物的废弃物, 金刚石和石墨
+COORDINATORS = frozenset("和 与 及 或 、 以及".split())
+
+
+def parallel(mine: list[Word], words: list[Word], naming: Titles) -> tuple[int, int] | None:
+    """Where the earlier question holds a phrase of the same head as `mine`: a word that `mine` ends with
+    (人民法院 of 最高人民法院), as many words ending in the same word (蓝色预警 for 黄色预警; with the modifier before 的
+    when `mine` has one: 1000元以下的部分 for 1000001元以上的部分), else a phrase up to the same last character
+    (现场处置组 of 现场处置组组长 for 警戒疏散组, however jieba cut it)."""
+    if not mine:
+        return None
+    head = mine[-1].text
+    whole = "".join(w.text for w in mine)
+    for w in reversed(words if len(mine) == 1 else []):  # one word holding an earlier one: a narrower name
+        if len(w.text) > 1 and w.text != whole and whole.endswith(w.text) and is_content(w):
+            return w.start, w.end
+    for phrase in reversed(noun_phrases(words, naming)):
+        for j in range(len(phrase) - 1, -1, -1):
+            if phrase[j].text == head:
+                if any(w.text == "的" for w in mine):
+                    return modified(words, phrase[j]), phrase[j].end
+                return phrase[max(0, j - len(mine) + 1)].start, phrase[j].end
+    for phrase in noun_phrases(words, naming):
+        first = phrase[0].start
+        for w in phrase:
+            at = w.text.find(head[-1])
+            if at >= 0 and w.start + at + 1 - first > 1:
+                return first, w.start + at + 1
+    return None
+
+
+def modified(words: list[Word], head: Word) -> int:
+    """Where the modifier of `head` before its 的 begins (1000元以下的部分: at 1000), back to a verb, preposition,
+    punctuation or question word."""
+    i = next(k for k, w in enumerate(words) if w.start == head.start)
+    if i < 2 or words[i - 1].text != "的":
+        return head.start
+    k = i - 2
+    while k > 0 and WORD_CHAR.search(words[k - 1].text) and words[k - 1].flag[0] not in "pvcr" \
+            and not QUESTION_WORD.search(words[k - 1].text):
+        k -= 1
+    return words[k].start
+
+
+def last_thing(words: list[Word], naming: Titles) -> tuple[int, int] | None:
+    """What the earlier question asked about: its last phrase that owns something (事故池 of 事故池的有效容积: what
+    follows 的 is the attribute asked for), else its last phrase; with the phrases coordinated with it (金刚石和石墨)."""
+    phrases = noun_phrases(words, naming)
+    follows = {w.start: w.text for w in words}
+    owners = [p for p in phrases if follows.get(p[-1].end) == "的"]
+    last = (owners or phrases or [None])[-1]
+    if last is None:
+        return None
+    start = last[0].start
+    for p in reversed(phrases):  # A和B: the coordinated phrases before it, joined by 和/与/及/、
+        if p[-1].end < start and follows.get(p[-1].end) in COORDINATORS \
+                and p[-1].end + len(follows[p[-1].end]) == start:
+            start = p[0].start
+    return start, last[-1].end
+
+
+def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
+    """The noun phrases of a question: runs of words between its function words (的, 有, 是, a question word, a
+    number), from the first to the last word that can be a subject, without the document name they begin with
+    (磁压式堵漏器, 消防控制室 of 青禾县人民医院消防控制室; not 24小时, a measure)."""
+    out: list[list[Word]] = []
+    run: list[Word] = []
+    for i, w in enumerate(words + [Word("", "x", -1, -1)]):
+        if w.text and not is_function(w, words[i - 1] if i else None):
+            run.append(w)
+            continue
+        counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \
+            and not QUESTION_WORD.search(words[i - len(run) - 1].text) and not words[i - len(run) - 1].text.startswith("第")
+        lead = 0
+        while lead < len(run) and naming.holds(run[lead].text):
+            lead += 1
+        named = [k for k in range(lead) if naming.names(run[k].text)]
+        run = run[named[-1] + 1:] if named else run
+        # a word before a suffix is a modifier (正压|式 of 正压式空气呼吸器, however jieba tagged 正压)
+        subjects = [k for k, x in enumerate(run)
+                    if is_subject(x) or (x.flag == "k" and k) or (k + 1 < len(run) and run[k + 1].flag == "k")]
+        if subjects and not counted:
+            out.append(run[subjects[0] : subjects[-1] + 1])
+        run = []
+    return out
+
+
+def is_function(w: Word, before: Word | None) -> bool:
+    """A word that ends a noun phrase: punctuation, a particle or preposition, a question word, a number, a pronoun;
+    a lone character right after a question word is what is counted (多少人)."""
+    if not WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS:
+        return True
+    if w.flag[0] in "pcuyedro" or (w.flag == "m" and not w.text.startswith("第")):
+        return True
+    return len(w.text) == 1 and before is not None and bool(QUESTION_WORD.search(before.text))
+
+
+def title_span(words: list[Word], naming: Titles) -> tuple[int, int] | None:
+    """The first run of title words that names a document (东岭街道 in 东岭街道有几艘冲锋舟？)."""
+    i = 0
+    while i < len(words):
+        if naming.holds(words[i].text):
+            j = i
+            while j + 1 < len(words) and words[j + 1].start == words[j].end and naming.holds(words[j + 1].text):
+                j += 1
+            if any(naming.names(w.text) for w in words[i : j + 1]):
+                return words[i].start, words[j].end
+            i = j
+        i += 1
+    return None
+
+
+def topic(text: str, words: list[Word], written: Callable[[str], bool] | None = None) -> str:
+    """The earlier question's subject: its first noun phrase with what modifies it (铅及其化合物的废弃物 of
+    铅及其化合物的废弃物属于…哪个附件？), up to its predicate; with a character jieba read as a verb (站 of 防汛站在哪里)
+    when the knowledge base writes the phrase with it (`written`)."""
+    start = next((i for i, w in enumerate(words) if is_content(w)), None)
+    if start is None:
+        return ""
+    end = start
+    for i in range(start, len(words)):
+        w = words[i]
+        if is_content(w) or w.flag == "k":
+            end = i
+        elif w.text not in LINKS:
+            break
+    after = words[end + 1] if end + 1 < len(words) else None
+    if after and len(after.text) == 1 and WORD_CHAR.search(after.text) and written \
+            and written(text[words[start].start:after.end]):
+        return text[words[start].start:after.end]
+    return text[words[start].start:words[end].end]
+
+
+def subject_runs(text: str, naming: Titles) -> list[tuple[str, bool]]:
+    """The subject phrases of a question — runs of subject words — and whether each names a document."""
+    words = words_of(text)
+    out = []
+    for a, b in run_spans(words):
+        out.append((text[a:b], any(naming.names(w.text) for w in words if a <= w.start < b)))
+    return out
+
+
+def run_spans(words: list[Word]) -> list[tuple[int, int]]:
+    """Runs of adjacent content words; none right after a number or a question word is a phrase: that is what is
+    counted or measured (24小时, 多少人)."""
+    spans: list[tuple[int, int]] = []
+    for w in words:
+        if not is_content(w):
+            continue
+        if spans and spans[-1][1] == w.start:
+            spans[-1] = (spans[-1][0], w.end)
+        else:
+            spans.append((w.start, w.end))
+    counted = {w.start for prev, w in zip(words, words[1:])
+               if (prev.flag == "m" and not prev.text.startswith("第") and not QUESTION_WORD.search(prev.text))
+               or (len(w.text) == 1 and QUESTION_WORD.search(prev.text))}
+    return [(a, b) for a, b in spans if a not in counted]
+
+
+def refers(w: Word) -> bool:
+    """A referring word: a pronoun or determiner that points back (它, 其, 该村, 这些, 上述)."""
+    return (w.flag.startswith("r") or w.flag == "b") and w.text.startswith(DEMONSTRATIVES) and w.text not in NOT_REFERRING
+
+
+def is_content(w: Word) -> bool:
+    """A word that can belong to a subject phrase: a noun-like word that asks nothing (第二类 counts, 几类 does not)."""
+    if not WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS or refers(w):
+        return False
+    return w.flag.startswith(RUN_FLAGS) or (w.flag == "m" and w.text.startswith("第"))
+
+
+def is_subject(w: Word) -> bool:
+    """A word that gives the question a subject of its own (冲锋舟, 氨), not one that frames what is asked (电话, 地点)."""
+    if not is_content(w) or w.text in ATTRIBUTES or w.text in FRAME_NOUNS or w.text in CONTACT_NOUNS or w.flag == "b":
+        return False
+    return len(w.text) > 1 or w.flag.startswith("n")

@@ -1,0 +1,45 @@
+"""A notice that lists attachments it does not carry, and sends the reader to them: real Kuzu and Chroma."""
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.test_answerer import _served
+from tests.integration.test_law_gaps import _answer
+
+NOTICE = "\n".join([
+    "# 关于举办青禾县急救培训的通知", "",
+    "各乡镇卫生院：", "",
+    "一、培训定于2019年7月23日在青禾县人民医院报告厅（具体地址详见附件3）举行。", "",
+    "二、请各单位根据《培训学员选定要求》（附件1）推荐学员，填写《2019年培训学员汇总表》（附件2），于7月12日前报送。", "",
+    "三、具体培训课程和授课安排详见附件4。", "",
+    "附件：1.培训学员选定要求",
+    "　　　2.2019年培训学员汇总表",
+    "　　　3.报告厅交通指引",
+    "　　　4.培训课程安排表", "",
+    "附件1", "",
+    "培训学员选定要求", "",
+    "一、年龄在55周岁以内；", "二、身体健康。", "",
+])
+
+
+@pytest.fixture(scope="module")
+def notice(tmp_path_factory):
+    yield from _served(tmp_path_factory, {"急救培训通知.md": NOTICE}, "notice")
+
+
+def test_an_attachment_the_notice_lists_by_title_and_does_not_carry_gets_the_gap_answer(notice):
+    answer = _answer(notice, "2019年培训学员汇总表里一共有多少名学员？").split("**相关附件**")[0]
+    assert "正文引用了附件2“2019年培训学员汇总表”，但文档没有附上附件2的内容" in answer, answer
+    assert "[" not in answer
+
+
+def test_a_sentence_that_only_sends_the_reader_to_a_missing_attachment_is_no_answer(notice):
+    answer = _answer(notice, "急救培训的具体培训课程和授课安排是什么？").split("**相关附件**")[0]
+    assert "附件4“培训课程安排表”" in answer and "没有找到" in answer and "[" not in answer, answer
+
+
+def test_a_sentence_that_answers_beside_its_pointer_answers_unless_the_detail_is_asked(notice):
+    answered = _answer(notice, "急救培训什么时候在哪里举行？")
+    assert "2019年7月23日" in answered and "没有附上" not in answered, answered
+    declined = _answer(notice, "急救培训报告厅的具体地址是哪里？").split("**相关附件**")[0]
+    assert "附件3“报告厅交通指引”" in declined and "[" not in declined, declined

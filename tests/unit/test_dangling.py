@@ -1,0 +1,35 @@
+"""What a body says of the attachments it names but does not carry: their titles, and the sentences that defer to them."""
+from __future__ import annotations
+
+from kb.answer.dangling import dangling_titles, deferred_labels
+
+# A notice's body as such notices are written: the attachments listed after 附件：, one named beside its label
+BODY = "\n".join([
+    "一、请各设点单位根据《AED安装点选点要求》（附件1）完善《2018年AED配置点信息情况汇总表》(附件2)，各栏均为必填项目。",
+    "（4）完整填写的《公开招聘报名登记表》（见附件3）；",
+    "附件：1.AED安装点选点要求",
+    "　　　2.2018年AED配置点信息情况汇总表",
+    "",
+    "绍兴市红十字会",
+])
+# A list whose opener stands on a line of its own, each item a download link
+LINKS = "报名方式：下载附件中的报名表。\n附件：\n1、《2017全国青少年宫体育舞蹈比赛报名表》点击下载\n2、《比赛组别、项目》点击下载"
+
+
+def test_the_titles_of_attachments_the_body_names_and_does_not_carry():
+    assert dangling_titles(BODY, {"附件1"}) == {"附件2": "2018年AED配置点信息情况汇总表", "附件3": "公开招聘报名登记表"}
+    assert dangling_titles(LINKS, set()) == {"附件1": "2017全国青少年宫体育舞蹈比赛报名表", "附件2": "比赛组别、项目"}
+    assert dangling_titles("绍兴市红十字会\n1.各单位要认真组织。", set()) == {}  # a numbered line, no list of attachments
+
+
+def test_a_sentence_defers_to_the_attachment_it_sends_the_reader_to():
+    assert deferred_labels("具体招聘岗位和资格条件详见附件1。") == ["附件1"]
+    assert deferred_labels("（二）资格及岗位条件（详见附件1）") == ["附件1"]
+    assert deferred_labels("请根据附件1完善附件2") == []  # names them, sends nobody there for the answer
+
+
+def test_a_sentence_that_says_more_than_its_pointer_does_not_defer():
+    sentence = "全国高职素质教育工作委员会定于2016年5月5-7日在江苏省常州市万达嘉华酒店（具体地址详见附件1）召开年会。"
+    assert deferred_labels(sentence) == []
+    # …unless the question asks for the detail the pointer names
+    assert deferred_labels(sentence, "年会会场万达嘉华酒店的具体地址是哪里？") == ["附件1"]
