@@ -10,7 +10,8 @@ from dataclasses import dataclass
 # optional clause number (5.4.2): a standard's clause number means the text that follows is quoted from it.
 _CITED = re.compile(r"《(?P<title>[^《》\n]{2,80})》")
 _STANDARD = r"[A-Z]{1,4}(?:/[A-Z]{1,3})?\s*(?:\d{1,6}(?:\.\d+)?\s*[-—–－]\s*\d{2,4}|\d{3,6})"
-_CODE = re.compile(rf"\s*[（(]?\s*(?P<code>{_STANDARD})\s*[）)]?")
+# Blanks taken whole (+): the two \s* around an optional bracket split a run of n blanks n² ways before failing.
+_CODE = re.compile(rf"\s*+(?:[（(]\s*+)?(?P<code>{_STANDARD})\s*[）)]?")
 # A standard named by its number alone, right before the label: 按GB 50016-2014附录B确定.
 _STANDARD_BEFORE = re.compile(rf"{_STANDARD}\s*[）)]?\s*(?:的|中)?\s*$")
 _CLAUSE = re.compile(r"\s*(?P<clause>\d+(?:\.\d+)+)")

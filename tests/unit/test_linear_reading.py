@@ -36,6 +36,8 @@ RUNS = [
     ("labels and spaces", "", "附件 1 ", "\n", 1000),
     ("attachment headers", "", "\n附件1：表\n", "", 2000),
     ("numbered headers", "", "\n\n附件9：清单表\n\n内容。", "", 1000),
+    ("blank lines after a cited title", "见《某某标准》", "\n", "附录B\n", 2000),
+    ("spaces and a bracket after a cited title", "见《某某标准》", " ", "（GB 50016-2014）附录B\n", 2000),
     ("aliases defined again and again", "", "详见附件1（以下简称《甲表》），按《甲表》执行。", "\n\n附件1：甲表\n\n内容\n", 2000),
 ]
 
