@@ -217,3 +217,14 @@ def test_a_form_named_by_the_last_word_of_its_title_answers_past_the_questions_o
     assert "奖励金额：" in fields and "行政处罚金额：" in fields, fields
     # 签 is held inside 签字: the field that says how the 受托人 signs answers
     assert "受托人（签字并盖手印）：" in quoted("委托书上受托人要怎么签？", sources)
+
+
+def test_the_rest_of_the_question_counts_only_in_the_words_the_sources_write():
+    """选点有什么要求 is looked up with the rest of the question around it; 装在哪儿比较合适, written nowhere, must not
+    lower every sentence's share."""
+    text = "\n".join(["关于做好急救箱配置的通知", "", "一、请各设点单位根据《急救箱安装点选点要求》（附件1）确定安装点。",
+                      "二、具体配置点原则上尊重设点单位意见，对明显违背选点要求的点位提出调整意见。"])
+    sources = [source(1, text, doc_title="关于做好急救箱配置的通知")]
+    alone = ExtractiveAnswerer().select("选点有什么要求", sources, "急救箱")
+    around = ExtractiveAnswerer().select("选点有什么要求", sources, "急救箱装在哪儿比较合适")
+    assert alone and [(c.text, c.coverage) for c in around] == [(c.text, c.coverage) for c in alone]
