@@ -117,12 +117,8 @@ class ExtractiveAnswerer:
         for term in quoted:
             for t in tokenize(term):
                 weights[t] = QUOTED_WEIGHT  # “生产”: the term the question is about, in the document's own words
-        written_text = " ".join(folded(s.text) for s in sources) if context else ""
         for token in tokenize(context):
-            # earlier turns (or the rest of the question) count, less than the question; a word of theirs no source
-            # writes (装在哪儿比较合适 around 选点有什么要求) would only lower every sentence's share
-            if token in weights or token in written_text:
-                weights[token] = max(weights[token], 0.5)
+            weights[token] = max(weights[token], 0.5)  # earlier turns count, less than the question
         if not weights or not sources:
             return []
         wants = asks(question)
