@@ -17,7 +17,8 @@ from kb.answer.prompts import ATTACHMENT_BLOCK_HEADER, ATTACHMENT_SECTION
 # 第二个, 第3项, 第十家, 最后一个, 最后那个: a place in a list. 条/款/章/节 are a law's articles (第十一条规定…), 类 a class
 # (第二类), never a place in the answer.
 _ORDINAL = re.compile(r"(?:第(?P<n>[0-9０-９一二两三四五六七八九十]{1,3})|(?P<last>最后|末尾)[一那这]?)"
-                      r"(?P<measure>个|项|种|家|位|名|处|件|样|只|台|所|部)")
+                      r"(?P<measure>个|项|种|家|位|名|处|件|样|只|台|所|部(?!分))")  # 第一部分: a part of a text
+_LEAD_IN = re.compile(r"^[\s，,]*(?:那么|那|还有|另外|请问|再问一下|再问)?[\s，,]*")  # what may come before the place
 _DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 # A line of an answer's list: `- …`, `* …`, `1. …`, `1、…`, `（1）…`, its [n] citations at the end.
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]\s+|[0-9]{1,3}[.、．)]\s*|[（(][0-9]{1,3}[)）]\s*)(?P<item>\S.*)$")
@@ -55,8 +56,13 @@ def list_items(answer: str) -> list[Item]:
 
 
 def place(question: str) -> re.Match | None:
-    """Where the question names a place in a list (第二个), if it does."""
-    return _ORDINAL.search(question)
+    """Where the question names a place in a list (第二个), if it does: at its start, after a filler (那第二个呢？). A
+    place after words of the question's own (《管制清单》第一部分包括哪些…) is a part of what it names, not of the
+    previous answer."""
+    found = _ORDINAL.search(question)
+    if found is None or _LEAD_IN.sub("", question[: found.start()]):
+        return None
+    return found
 
 
 def ordinal_question(question: str, answer: str, document: str = "") -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kb.answer.followup import ORDINAL, read_question
-from kb.answer.ordinals import list_items, ordinal_question
+from kb.answer.ordinals import list_items, ordinal_question, place
 
 # The offline answer to 紫楹台酒店的外部应急通讯录里有哪些单位？ (its table's caption first, then the rows as fields)
 UNITS = """（离线抽取模式：以下句子摘自知识库原文，未经大模型改写。）
@@ -66,3 +66,11 @@ def test_a_follow_up_by_place_is_asked_of_the_item_in_the_document_the_earlier_q
 def test_without_the_previous_answer_a_place_is_read_as_before():
     reading = read_question("第二类呢？", ["危险废物分为几类？第二类包括哪些？"], TITLES, answer=UNITS)
     assert reading.how != ORDINAL
+
+
+def test_a_place_after_words_of_the_question_s_own_is_no_place_in_the_previous_answer():
+    # 第一部分 of a list the question names; 第二个仓库 of a place the question names: neither points into the answer
+    assert place("《管制清单》第一部分包括哪些导弹和运载系统？") is None
+    assert place("西岭街道第二个仓库在哪？") is None
+    assert place("第一部分有哪些？") is None
+    assert all(place(q) for q in ("第二个呢？", "那第三个的数量是多少？", "请问最后一个的电话呢？"))
