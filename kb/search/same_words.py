@@ -69,10 +69,12 @@ UNITS = "个多月|个月|块钱|元钱|毛钱|角钱|个工作日|工作日|日
 _COUNT = re.compile(rf"(?<![第{_NUMERAL}])([{_NUMERAL}]+)(?=(?:{UNITS}))")
 _PERCENT = re.compile(rf"百分之([{_NUMERAL}0-9.]+)")
 # A length of time in days that is whole months (九十日, 180天) is read in months, as people say it (三个月); 半年 too.
-_DAYS = re.compile(r"(?<![0-9.月])([0-9]+)(?:日|天)")  # not a date's day (1月30日)
+# Every number pattern starts at a run of digits only (a run of 10k digits is one attempt, not 10k), and a length
+# of time has at most six digits (int() of a long run is quadratic, and past 4,300 digits refused).
+_DAYS = re.compile(r"(?<![0-9.月])([0-9]{1,6})(?:日|天)")  # not a date's day (1月30日)
 # 不到一角, 不满1角, 未满五年, 少于…: below a number is one thing however it is said
-_MONEY = re.compile(r"([0-9]+)(块钱|元钱|毛钱|角钱)")  # 一块钱 is 1元, 一毛钱 and 一角钱 are 1角
-_MORE = re.compile(r"([0-9]+)个多月")  # 三个多月: more than three months, as a law says 三个月以上
+_MONEY = re.compile(r"(?<![0-9])([0-9]+)(块钱|元钱|毛钱|角钱)")  # 一块钱 is 1元, 一毛钱 and 一角钱 are 1角
+_MORE = re.compile(r"(?<![0-9])([0-9]+)个多月")  # 三个多月: more than three months, as a law says 三个月以上
 _BELOW = re.compile(rf"(?:不到|不满|未满|不够|少于)(?=[0-9{_NUMERAL}半])")
 
 
