@@ -28,7 +28,8 @@ FIGURES = (
     ("prefetch_p50_ms", "prefetch p50, ms", "per request"),
     ("hop_p50_ms", "post-answer hop p50, ms", "per request"),
     ("turn_p50_ms", "offline turn p50, ms", "per request"),
-    ("peak_rss_mb", "peak RSS of the whole run, MB", "whole run"),
+    ("peak_rss_mb", "peak RSS of the serving process, MB", "whole run"),
+    ("ingest_peak_rss_mb", "peak RSS of the bulk load's process, MB", "whole load"),
 )
 LOAD = "load_1min"  # the machine's load average at the run's start and end: timings on a shared machine need it
 
