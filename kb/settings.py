@@ -67,7 +67,6 @@ class Settings:
     max_ocr_pages: int = 100  # scanned pages one PDF may have read by OCR (~8 s of CPU each); more: that file's error
     chunk_target: int = 400  # chunks close at a sentence end past this many chars
     chunk_max: int = 800  # hard cap, even in text without punctuation
-    ingest_workers: int = 1  # processes that read and build new documents of a bulk ingest beside its writes; 0: none
     space_id: str = ""  # SPACE_ID, set by Hugging Face Spaces, also works: the app is running on a Space
 
     @property

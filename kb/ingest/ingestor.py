@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from graph.store import DocumentSummary, GraphStore
 from kb.ingest.assemble import Limits, build_document, document_id, stored_parts
@@ -14,19 +14,15 @@ from kb.native_memory import release_free_memory
 from kb.ingest.formats import SUPPORTED_EXTENSIONS
 from kb.ingest.parsing import parse_file
 from kb.ingest.text_room import TextRoom
-from kb.ingest.parallel import Builder, BuildRules, Built
 from kb.ingest.units import Progress, Unit, group_files, read_unit
 from kb.settings import Settings
-from kb.search.keyword_index import ChunkWordsOf, KeywordIndex
+from kb.search.keyword_index import KeywordIndex
 from kb.search.vectors import VectorStore
 
 # (generation, ids of the documents written or deleted, the documents a write stored, if it knows them) → None
 Listener = Callable[[int, Sequence[str], Sequence[Document], bool], None]
 WRITE_BATCH = 200  # documents per store write
 WRITE_CHUNKS = 10_000  # chunks per store write: a batch of long documents is written sooner
-# Documents the worker builds ahead of the writes (kb/ingest/parallel.py): through a whole write batch, so that it
-# never waits while one is written.
-BUILD_AHEAD = 2 * WRITE_BATCH
 RELEASE_AFTER_CHUNKS = 1_000  # a write of this many chunks hands the memory it freed back (kb/native_memory.py)
 # A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
 FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
@@ -141,13 +137,11 @@ class Ingestor:
         stored = {d.id: d for d in self.graph.list_documents(library)} if units else {}
         results: dict[str, IngestResult] = {}
         built: list[tuple[Unit, Document]] = []
-        words: dict[str, ChunkWordsOf] = {}
         done = 0
-
-        def inline(unit: Unit) -> Built:
-            """Read and build one unit here, as a small ingest or a stored document's re-ingest does."""
+        for n, unit in enumerate(units):
+            names = unit.files  # before reading: a file that cannot be read leaves the unit
             if progress:
-                progress(done, total, f"parse {Path(unit.files[0]).name}")
+                progress(done, total, f"parse {Path(names[0]).name}")
 
             def read(path: Path) -> ParsedFile:
                 one = parse_file(path, max_bytes, _page_progress(progress, done, total, path.name), max_ocr)
@@ -155,32 +149,13 @@ class Ingestor:
                     text_room.take(one)
                 return one
 
-            failed: dict[str, IngestResult] = {}
-            names = unit.files  # before reading: a file that cannot be read leaves the unit
-            if not read_unit(unit, library, self.graph, read, failed):
-                return Built(unit, None, None, failed)
-            try:
-                return Built(unit, self._build(unit, library, tags), None, failed)
-            except AnnexError as exc:
-                for name in names:
-                    failed[name] = IngestResult(Path(name).name, status="error", error=str(exc))
-                return Built(unit, None, None, failed)
-
-        # A visitor's upload is counted against its room file by file as it is read: it stays inline.
-        workers = self.settings.ingest_workers if text_room is None else 0
-        new = [unit.main_path is not None and unit.stored is None
-               and document_id(library, unit.main_path.name) not in stored for unit in units]
-        for n, one in enumerate(Builder(self._rules(library, tags), workers, BUILD_AHEAD).run(units, new, inline)):
-            unit = one.unit
-            names = [*unit.files, *one.results]
-            results.update(one.results)
-            if one.document is not None:
-                built.append((unit, replace(one.document, source=source)))
-                if one.words is not None:
-                    words[one.document.id] = one.words
-            done += len(dict.fromkeys(names))
-            if progress:
-                progress(done, total, f"read {Path(names[0]).name}")
+            if read_unit(unit, library, self.graph, read, results):
+                try:
+                    built.append((unit, replace(self._build(unit, library, tags), source=source)))
+                except AnnexError as exc:
+                    for name in unit.files:
+                        results[name] = IngestResult(Path(name).name, status="error", error=str(exc))
+            done += len(names)
             last = n == len(units) - 1
             if last or len(built) >= WRITE_BATCH or sum(len(d.chunks) for _, d in built) >= WRITE_CHUNKS:
                 changed = self._changed(built, stored, source, keep_others, results)
@@ -188,7 +163,7 @@ class Ingestor:
                     if progress:
                         progress(done, total, f"write {len(changed)} documents")
                     try:
-                        self.write([d for _, d in changed], more=not last, words=words)
+                        self.write([d for _, d in changed], more=not last)
                         if sum(len(d.chunks) for _, d in changed) >= RELEASE_AFTER_CHUNKS:
                             release_free_memory()
                     except AnnexError as exc:
@@ -196,15 +171,13 @@ class Ingestor:
                             for name in unit_of.files:
                                 results[name] = IngestResult(Path(name).name, doc.id, "error", str(exc))
                 yield results
-                results, built, words = {}, [], {}
+                results, built = {}, []
         if progress:
             progress(total, total, "done")
 
-    def write(self, docs: Sequence[Document], more: bool = False,
-              words: Mapping[str, ChunkWordsOf] | None = None) -> None:
+    def write(self, docs: Sequence[Document], more: bool = False) -> None:
         """Replace these documents in both stores; on failure restore what was stored before. `more`: this is not
-        the last batch of an ingest (the listeners hear it); `words`: chunk words of documents tokenized where they
-        were built.
+        the last batch of an ingest (the listeners hear it).
 
         The vectors are written first and the graph last, in one transaction: a document's graph node (with its
         content hash) is the commit marker. A crash before that commit leaves the graph as it was and vectors
@@ -214,7 +187,7 @@ class Ingestor:
         with self._lock:
             try:
                 self.vectors.upsert_documents(docs)
-                self.keywords.upsert_documents(docs, words)
+                self.keywords.upsert_documents(docs)
                 self.graph.upsert_documents(docs)
             except AnnexError as exc:
                 names = ", ".join(d.name for d in docs)
@@ -307,14 +280,6 @@ class Ingestor:
                 self._publish([doc_id])
         return found or removed > 0
 
-    def _rules(self, library: str, tags: Sequence[str]) -> BuildRules:
-        s = self.settings
-        return BuildRules(library, tuple(tags), s.chunk_target, s.chunk_max, self._limits(), s.max_file_bytes,
-                          s.max_ocr_pages)
-
-    def _limits(self) -> Limits:
-        return Limits(self.settings.max_attachments, self.settings.max_references, self.settings.parse_seconds)
-
     def _build(self, unit: Unit, library: str, tags: Sequence[str]) -> Document:
         main = unit.main
         extras = dict(unit.extras)
@@ -337,9 +302,9 @@ class Ingestor:
             names = ", ".join(Path(name).name for name in unit.extra_files)
             raise IngestError(names, "its parent document is no longer stored; upload the parent together with its "
                               "attachment files.")
+        limits = Limits(self.settings.max_attachments, self.settings.max_references, self.settings.parse_seconds)
         return build_document(
-            library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags,
-            self._limits(),
+            library, main, list(extras.values()), self.settings.chunk_target, self.settings.chunk_max, tags, limits
         )
 
     @staticmethod

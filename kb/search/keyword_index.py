@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from sys import intern
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from kb.errors import KeywordIndexError
 from kb.model import Document
@@ -42,10 +42,7 @@ class ChunkWords:
     continues: str = ""  # the line its start continues (kb/search/indexed_text.py continued_lines), or ""
 
 
-ChunkWordsOf = tuple[list[list[str]], dict[str, str]]  # a document's chunk_words()
-
-
-def chunk_words(doc: Document) -> ChunkWordsOf:
+def chunk_words(doc: Document) -> tuple[list[list[str]], dict[str, str]]:
     """Each chunk's indexed words, in chunk order, and the line each chunk continues."""
     titles = {a.label: a.title for a in doc.attachments}
     continues = continued_lines(doc.chunks)
@@ -86,14 +83,12 @@ class KeywordIndex:
         with self._lock:
             return dict(self._db.execute("SELECT doc_id, content_hash FROM documents"))
 
-    def upsert_documents(self, docs: Sequence[Document], words_of: Mapping[str, ChunkWordsOf] | None = None) -> None:
-        """Replace the rows of these documents, tokenizing each chunk once: `words_of` holds the chunk_words() of
-        the documents that were tokenized where they were built (kb/ingest/parallel.py)."""
+    def upsert_documents(self, docs: Sequence[Document]) -> None:
+        """Replace the rows of these documents, tokenizing each chunk once."""
         latest = {doc.id: doc for doc in docs}
         rows = []
         for doc in latest.values():
-            known = words_of.get(doc.id) if words_of else None
-            words, continues = known if known is not None else chunk_words(doc)
+            words, continues = chunk_words(doc)
             for pos, (chunk, chunk_ids) in enumerate(zip(doc.chunks, words)):
                 rows.append((chunk.id, doc.id, doc.library, pos, self._ids(chunk_ids), continues[chunk.id]))
         with self._write("index", len(latest)) as db:
