@@ -151,7 +151,6 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], bulk: 
         "chunks": bulk["chunks"],
         "ingest_s": bulk["ingest_s"],
         "ingest_chunks_per_s": round(bulk["chunks"] / bulk["ingest_s"], 1),
-        "ingest_workers": bulk["workers"],
         "start_s": start["start_s"],
         "start_read_models_s": start["read_models_s"],
         "start_rss_mb": start["rss_mb"],
@@ -183,7 +182,6 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], bulk: 
         "turn_p95_ms": round(percentile(times["turn"], 95), 1),
         "peak_rss_mb": _peak_rss_mb(),  # the serving process: start, questions, uploads during questions
         "ingest_peak_rss_mb": bulk["rss_mb"],  # the process of the bulk load
-        "ingest_worker_peak_rss_mb": bulk["worker_rss_mb"],  # its build worker (kb/ingest/parallel.py), sampled
     }
     _summary(figures, len(chosen))
     return figures
@@ -288,8 +286,8 @@ def _rss_mb(field: str = "VmRSS") -> float:
 
 
 def ingest_probe(store_dir: Path, corpus: Path, subprocess: bool = False) -> dict:
-    """The bulk load of the corpus: its seconds, the chunks stored, the peak memory of the loading process and of
-    its build worker; in a fresh process when `subprocess`."""
+    """The bulk load of the corpus: its seconds, the chunks stored and the loading process's peak memory; in a
+    fresh process when `subprocess`."""
     if subprocess:
         import subprocess as sp
 
@@ -300,7 +298,6 @@ def ingest_probe(store_dir: Path, corpus: Path, subprocess: bool = False) -> dic
         return json.loads(done.stdout.strip().splitlines()[-1])
     settings = load_settings(store_dir=store_dir, llm_base_url="")
     service = open_service(settings)
-    workers = _ChildMemory()
     try:
         started = time.perf_counter()
         failed = []
@@ -314,35 +311,7 @@ def ingest_probe(store_dir: Path, corpus: Path, subprocess: bool = False) -> dic
         service.read.settle()  # the last merge and the save of the BM25 main segment, in the background
     finally:
         service.close()
-        workers.stop()
-    return {"ingest_s": round(elapsed, 2), "chunks": chunks, "rss_mb": _rss_mb("VmHWM"),
-            "worker_rss_mb": workers.peak_mb, "workers": settings.ingest_workers}
-
-
-class _ChildMemory:
-    """The largest resident memory of this process's children (the ingest's build worker), read from /proc twice
-    a second: a child's own peak (VmHWM) dies with it, and getrusage counts the parent's pages a fork shared."""
-
-    def __init__(self) -> None:
-        self.peak_mb = 0.0
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._thread.start()
-
-    def _watch(self) -> None:
-        me = str(os.getpid())
-        while not self._done.wait(0.5):
-            for status in Path("/proc").glob("[0-9]*/status"):
-                try:
-                    fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
-                except OSError:  # the process ended meanwhile
-                    continue
-                if fields.get("PPid", "").strip() == me and "VmHWM" in fields:
-                    self.peak_mb = max(self.peak_mb, round(int(fields["VmHWM"].split()[0]) / 1024, 1))
-
-    def stop(self) -> None:
-        self._done.set()
-        self._thread.join()
+    return {"ingest_s": round(elapsed, 2), "chunks": chunks, "rss_mb": _rss_mb("VmHWM")}
 
 
 def _answer(doc: SyntheticDoc, doc_id: str, sources: Sequence[Source]) -> tuple[str, set[tuple[str, str]]]:
@@ -397,7 +366,7 @@ def _summary(f: dict, samples: int) -> None:
           f"hop p50 {f['hop_store_p50_ms']:.2f} ms")
     print(f"hop speedup {f['hop_speedup']}×; lines resolved to the right attachment: graph {f['hop_correct']}, "
           f"keyword {f['baseline_hop_correct']}; peak RSS of the serving process {f['peak_rss_mb']:.0f} MB; of the "
-          f"bulk load's process {f['ingest_peak_rss_mb']:.0f} MB, its build worker {f['ingest_worker_peak_rss_mb']:.0f} MB")
+          f"bulk load's process {f['ingest_peak_rss_mb']:.0f} MB")
 
 
 if __name__ == "__main__":
