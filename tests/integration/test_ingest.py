@@ -62,6 +62,19 @@ def test_reingesting_unchanged_files_changes_nothing(stores, tmp_path):
     assert _consistent(stores) == before
 
 
+@pytest.mark.parametrize("list_at", [0, 50])  # a bulk ingest lists the library once; a small one asks per document
+def test_an_unchanged_file_is_told_from_an_edited_one_either_way(stores, tmp_path, monkeypatch, list_at):
+    from kb.ingest import ingestor
+
+    monkeypatch.setattr(ingestor, "LIST_LIBRARY_AT", list_at)
+    folder = _copy(tmp_path, HOTEL, RULES)
+    stores.ingestor.ingest([folder], "shared")
+    (folder / RULES).write_text((folder / RULES).read_text(encoding="utf-8") + "\n补充：本规程自发布之日起施行。\n",
+                                encoding="utf-8")
+    assert [r.status for r in stores.ingestor.ingest([folder], "shared")] == ["unchanged", "ingested"]
+    assert [r.status for r in stores.ingestor.ingest([folder], "other")] == ["ingested", "ingested"]  # per library
+
+
 def test_a_new_way_of_reading_reads_an_unchanged_file_again(stores, tmp_path, monkeypatch):
     # an upgrade that splits or links differently: the same file is read anew, not kept as it was first read
     from kb.ingest import assemble
