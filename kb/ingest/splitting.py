@@ -4,9 +4,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kb.ingest.after_signoff import attachment_after_signoff, is_signoff
 from kb.ingest.header_lines import DECOR, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
-from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
+from kb.labels import BARE_KIND, KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
 from kb.text import unspace
 
@@ -36,6 +37,9 @@ OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略
 _FIRST_SENTENCE = re.compile(
     r"^(?!本|为|根据|依据|按照|依照|对|在|由|各|凡|如|若)(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS
 )
+# A label that names a file (附件1.docx, 附件2：报名表.xls): a page's download link to the attachment, which the text
+# does not hold; the list above it titles the attachment.
+_FILE_NAME = re.compile(r"\.(?:docx?|xlsx?|et|wps|pdf|pptx?|zip|rar|7z|txt|csv|jpe?g|png)\s*$", re.I)
 _NO_TITLE = frozenset({"无", "略", "（略）", "见下表", "附后"})
 
 
@@ -152,6 +156,9 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         match = HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
         if not match:
             continue
+        if _FILE_NAME.search(line.text):  # 附件1.docx: a link to the file, not where the attachment begins
+            structural.append((line.start, line.end))
+            continue
         title = STATUS.sub("", (match.group("title") or "").strip()).strip()
         if title and not is_title(title):
             continue
@@ -169,12 +176,18 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
         header_lines.append((i, label, title))
     _drop_listed(lines, headers, header_lines, listed, structural)
+    _drop_closing_list(lines, headers, header_lines, listed, structural)
     for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
         label = make_label(entry.kind, entry.number)
         if label not in headers and OMITTED.search(entry.title):
             headers[label] = _Header(n, entry.start, entry.end, entry.kind, _omitted_title(entry.title), True, True)
     if not headers:
         headers = _unnumbered(lines, in_list, listed, structural)
+    if not headers:
+        signed = attachment_after_signoff([line.text for line in lines])
+        if signed:  # …（见附件） / 党政办 / 8月29日 / 献血需知: …: the text below the date is the attachment
+            at, title = signed
+            headers[BARE_KIND] = _Header(at, lines[at].start, lines[at].end, BARE_KIND, title, False, False)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     parts = _parts(text, ordered)
     part_starts = []
@@ -239,6 +252,27 @@ def _drop_listed(lines: list[Line], headers: dict[str, _Header], header_lines: l
                 elif named:
                     listed.setdefault(x, named)
         run = [(i, label, title)]
+
+
+def _drop_closing_list(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str, str]],
+                       listed: dict[str, str], structural: list[tuple[int, int]]) -> None:
+    """Header lines one under another at the document's end, with nothing after the last but its sign-off
+    (附件1：《学习记录表》 / 附件2：《…整改记录表》 / 附件3：… / 检修三车间技术组 / 2017年10月20日), are the list of
+    attachments the document does not hold: none of them begins one, for a notice signs off after its body and
+    list, never inside an attachment. (With nothing at all after them, each is still read as an attachment.)"""
+    kept = [(i, label, title) for i, label, title in header_lines if label in headers and headers[label].order == i]
+    if len(kept) < 2 or not is_signoff([line.text for line in lines[kept[-1][0] + 1:]]):
+        return
+    run = [kept[-1]]
+    for entry in reversed(kept[:-1]):
+        if entry[0] + 1 + _blank_lines(lines, entry[0] + 1, run[0][0]) != run[0][0]:
+            break
+        run.insert(0, entry)
+    if len(run) < 2:
+        return
+    for i, label, title in run:
+        structural.append((lines[i].start, lines[i].end))
+        listed.setdefault(label, headers.pop(label).title)
 
 
 def _blank_lines(lines: list[Line], begin: int, end: int) -> int:
