@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.ingest.after_signoff import attachment_after_signoff, is_signoff
+from kb.ingest.after_signoff import attachment_after_signoff
+from kb.ingest.listed_headers import drop_closing_list, drop_listed
 from kb.ingest.header_lines import DECOR, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
 from kb.labels import BARE_KIND, KIND, NUMBER, SPACE, make_label, normalize_kind
@@ -175,8 +176,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
         header_lines.append((i, label, title))
-    _drop_listed(lines, headers, header_lines, listed, structural)
-    _drop_closing_list(lines, headers, header_lines, listed, structural)
+    drop_listed(lines, headers, header_lines, listed, structural)
+    drop_closing_list(lines, headers, header_lines, listed, structural)
     for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
         label = make_label(entry.kind, entry.number)
         if label not in headers and OMITTED.search(entry.title):
@@ -230,59 +231,6 @@ def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:
         container = (not head.inline and following is not None and following.kind != head.kind
                      and not text[head.end:following.start].strip())
     return parts
-
-
-def _drop_listed(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str, str]],
-                 listed: dict[str, str], structural: list[tuple[int, int]]) -> None:
-    """Header lines one under another with nothing between them are a list when one of them is written again
-    further on as the header it names (8. 附件 / 附件1：… / 附件2：…(详见第三章) … 附件1：资格审查条件要求): the
-    entries not written again are listed, not there, and the text after the list is not theirs. A list names each
-    attachment once: a label the run already holds (附1. 甲 / 附2. 乙 / 附1) begins the attachment, ending the list."""
-    run: list[tuple[int, str, str]] = []
-    for i, label, title in [*header_lines, (-1, "", "")]:
-        if run and i == run[-1][0] + 1 + _blank_lines(lines, run[-1][0] + 1, i) \
-                and label not in {x for _, x, _ in run}:
-            run.append((i, label, title))
-            continue
-        if len(run) > 1 and any(headers[x].order != j for j, x, _ in run):
-            for j, x, named in run:
-                structural.append((lines[j].start, lines[j].end))
-                if headers[x].order == j:
-                    listed.setdefault(x, headers.pop(x).title)
-                elif named:
-                    listed.setdefault(x, named)
-        run = [(i, label, title)]
-
-
-def _drop_closing_list(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str, str]],
-                       listed: dict[str, str], structural: list[tuple[int, int]]) -> None:
-    """Header lines one under another at the document's end, with nothing after the last but its sign-off
-    (附件1：《学习记录表》 / 附件2：《…整改记录表》 / 附件3：… / 检修三车间技术组 / 2017年10月20日), are the list of
-    attachments the document does not hold: none of them begins one, for a notice signs off after its body and
-    list, never inside an attachment. (With nothing at all after them, each is still read as an attachment.)"""
-    kept = [(i, label, title) for i, label, title in header_lines if label in headers and headers[label].order == i]
-    if len(kept) < 2 or not is_signoff([line.text for line in lines[kept[-1][0] + 1:]]):
-        return
-    run = [kept[-1]]
-    for entry in reversed(kept[:-1]):
-        if entry[0] + 1 + _blank_lines(lines, entry[0] + 1, run[0][0]) != run[0][0]:
-            break
-        run.insert(0, entry)
-    if len(run) < 2:
-        return
-    for i, label, title in run:
-        structural.append((lines[i].start, lines[i].end))
-        listed.setdefault(label, headers.pop(label).title)
-
-
-def _blank_lines(lines: list[Line], begin: int, end: int) -> int:
-    """How many lines from begin up to end are blank (all of them, or fewer than end - begin)."""
-    count = 0
-    for line in lines[begin:end]:
-        if line.text.strip():
-            break
-        count += 1
-    return count
 
 
 def _unnumbered(
