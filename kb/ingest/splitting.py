@@ -205,10 +205,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         stop = head.start + len(text[head.start : stop].rstrip())
         stop = max(stop, head.end)
         omitted = head.omitted or _content_omitted(text[head.end : stop])
-        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], unspace(head.title), head.start, stop,
+        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], _unquoted(unspace(head.title)), head.start, stop,
                                       omitted))
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
+    listed = {label: _unquoted(title) for label, title in listed.items()}
     return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)))
 
 
@@ -296,6 +297,14 @@ def _closing_list(line: Line) -> list[_Entry]:
     if len(entries) < 2 or not all(e.title and is_title(e.title) and not OMITTED.search(e.title) for e in entries):
         return []
     return entries
+
+
+def _unquoted(title: str) -> str:
+    """A title written as one quoted name (附件1：《检技通学习记录表》；) is the name: 检技通学习记录表."""
+    name = title.rstrip("；;。，, ")
+    if name.startswith("《") and name.endswith("》") and name.count("《") == 1:
+        return name[1:-1].strip()
+    return title
 
 
 def _omitted_title(raw: str) -> str:

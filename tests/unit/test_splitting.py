@@ -337,7 +337,7 @@ def test_header_lines_one_under_another_that_only_a_sign_off_follows_are_the_lis
             "附件2：《7号线受电弓气阀箱电磁阀整改记录表》\n\n检修三车间技术组\n2017年10月20日\n")
     split = split_attachments(BODY + tail)
     assert split.attachments == ()
-    assert split.listed_titles["附件2"] == "《7号线受电弓气阀箱电磁阀整改记录表》"
+    assert split.listed_titles["附件2"] == "7号线受电弓气阀箱电磁阀整改记录表"  # the name, not its quotes
     # 第088号 lists 附件1 and two 附表: no 附表 is read as part of an empty 附件1
     mixed = BODY + "附件1：烟火报警系统故障分析报告\n附表1：增加滤波元件记录表\n附表2：增加滤波元件统计表\n\n\n检修三车间技术组\n2017年11月14日\n"
     assert split_attachments(mixed).attachments == ()
