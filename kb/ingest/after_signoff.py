@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from kb.ingest.header_lines import is_title
+from kb.ingest.header_lines import FILE_NAME, HEADER, is_title
 
 _NUMERAL = "0-9０-９〇零一二三四五六七八九十"
 # The sign-off's date alone on its line: 2022年10月19日, 8月29日, 二〇一一年十月二十六日.
@@ -36,7 +36,9 @@ def attachment_after_signoff(lines: Sequence[str]) -> tuple[int, str] | None:
             return None
         at, head = rest[0]
         title = head.rstrip("：: ").strip("#* ")
-        if head.startswith(_CLOSING) or not title or not is_title(title):
+        if head.startswith(_CLOSING) or HEADER.match(head) or FILE_NAME.search(head):
+            return None  # the copy list, or a labelled line: a header the splitter declined, a link to a file
+        if not title or not is_title(title):
             return None
         return at, title
     return None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from kb.ingest.after_signoff import attachment_after_signoff
 from kb.ingest.listed_headers import drop_closing_list, drop_listed
-from kb.ingest.header_lines import DECOR, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
+from kb.ingest.header_lines import DECOR, FILE_NAME, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
 from kb.labels import BARE_KIND, KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
@@ -38,9 +38,6 @@ OMITTED = re.compile(r"[（(]\s*(?:略|省略|从略)\s*[）)]|^\s*(?:略|省略
 _FIRST_SENTENCE = re.compile(
     r"^(?!本|为|根据|依据|按照|依照|对|在|由|各|凡|如|若)(?P<title>[^。；;！？!?，,：:|]{2,%d})。" % MAX_SENTENCE_TITLE_CHARS
 )
-# A label that names a file (附件1.docx, 附件2：报名表.xls): a page's download link to the attachment, which the text
-# does not hold; the list above it titles the attachment.
-_FILE_NAME = re.compile(r"\.(?:docx?|xlsx?|et|wps|pdf|pptx?|zip|rar|7z|txt|csv|jpe?g|png)\s*$", re.I)
 _NO_TITLE = frozenset({"无", "略", "（略）", "见下表", "附后"})
 
 
@@ -157,7 +154,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         match = HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
         if not match:
             continue
-        if _FILE_NAME.search(line.text):  # 附件1.docx: a link to the file, not where the attachment begins
+        if FILE_NAME.search(line.text):  # 附件1.docx: a link to the file, not where the attachment begins
             structural.append((line.start, line.end))
             continue
         title = STATUS.sub("", (match.group("title") or "").strip()).strip()
@@ -205,8 +202,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         stop = head.start + len(text[head.start : stop].rstrip())
         stop = max(stop, head.end)
         omitted = head.omitted or _content_omitted(text[head.end : stop])
-        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], _unquoted(unspace(head.title)), head.start, stop,
-                                      omitted))
+        title = _unquoted(unspace(head.title))
+        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], title, head.start, stop, omitted))
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
     listed = {label: _unquoted(title) for label, title in listed.items()}

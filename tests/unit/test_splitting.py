@@ -344,3 +344,8 @@ def test_header_lines_one_under_another_that_only_a_sign_off_follows_are_the_lis
     # an attachment that holds content after the run is still one
     held = BODY + "附件1：名单\n附件2：清单\n| 序号 | 物资 |\n| 1 | 沙袋 |\n检修三车间技术组\n2017年11月14日\n"
     assert [a.label for a in split_attachments(held).attachments] == ["附件1", "附件2"]
+
+
+def test_download_links_below_a_pointing_notices_sign_off_are_no_attachment():
+    # the page links its attachment file under the date: the text does not hold it
+    assert split_attachments(SIGNED.replace("献血需知:", "附件1.docx")).attachments == ()
