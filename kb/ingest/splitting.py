@@ -128,6 +128,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     structural.extend(list_spans)
     headers: dict[str, _Header] = {}
     header_lines: list[tuple[int, str, str]] = []  # every line read as a header, in order: (line index, label, title)
+    nested: list[int] = []  # where an attachment's own attachment begins (附1 inside 附件1): a chunk starts there
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
@@ -170,6 +171,10 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             elif named and below.startswith(named):
                 below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
             title = below or named or _first_sentence_below(lines, i)
+        if _inside_own(lines, headers.get(label), header_lines, i):  # 附件1 某某方案 … 附1 方案附表: its own
+            nested.append(line.start)
+            structural.append((line.start, line.end))
+            continue
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
         header_lines.append((i, label, title))
@@ -188,7 +193,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             headers[BARE_KIND] = _Header(at, lines[at].start, lines[at].end, BARE_KIND, title, False, False)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     parts = _parts(text, ordered)
-    part_starts = []
+    part_starts = list(nested)
     for label in parts:
         head = headers[label]
         structural.append((lines[head.order].start, lines[head.order].end))
@@ -208,6 +213,17 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             structural.append((lines[head.order].start, lines[head.order].end))
     listed = {label: _unquoted(title) for label, title in listed.items()}
     return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)))
+
+
+def _inside_own(lines: list[Line], earlier: _Header | None, header_lines: list[tuple[int, str, str]], at: int) -> bool:
+    """A header of a label already begun, inside that attachment, is the attachment's own (a plan given as 附件1 lists
+    and carries its 附1): the attachment began with content of its own and no other header stands between. A label
+    written again after a list or ToC line, or after other headers, begins the attachment instead."""
+    if earlier is None or earlier.inline or earlier.omitted:
+        return False
+    if any(earlier.order < j < at for j, _, _ in header_lines):
+        return False
+    return any(line.text.strip() and not is_header_line(line.text) for line in lines[earlier.order + 1 : at])
 
 
 def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:

@@ -349,3 +349,15 @@ def test_header_lines_one_under_another_that_only_a_sign_off_follows_are_the_lis
 def test_download_links_below_a_pointing_notices_sign_off_are_no_attachment():
     # the page links its attachment file under the date: the text does not hold it
     assert split_attachments(SIGNED.replace("献血需知:", "附件1.docx")).attachments == ()
+
+
+def test_an_attachment_that_carries_its_own_attachment_keeps_it():
+    # 附件1 is a plan issued by another body, with its own list and its own 附1 (绍兴一中's 教师专业阅读 notice
+    # forwards such a plan): the 附1 is the plan's, not a second 附件1 that ends the plan where it begins
+    text = (BODY + "附件1\n2011年市属学校教师专业阅读活动方案\n1. 活动宗旨：促进教师的专业发展。\n附件：1.读书心得评分表\n"
+            "附1\n读书心得评分表\n| 项目 | 分值 |\n| 观点 | 4 |\n附件2\n让课堂教学更有效\n导读正文。\n")
+    split = split_attachments(text)
+    assert _found(text) == [("附件1", "2011年市属学校教师专业阅读活动方案"), ("附件2", "让课堂教学更有效")]
+    plan = split.attachments[0]
+    assert "| 观点 | 4 |" in text[plan.start:plan.end] and "活动宗旨" in text[plan.start:plan.end]
+    assert text.index("附1\n") in split.part_starts  # its own attachment starts a chunk, as a part's header does
