@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from kb.ingest.after_signoff import attachment_after_signoff
 from kb.ingest.listed_headers import drop_closing_list, drop_listed
+from kb.ingest.nested_headers import NextContent, inside_own
 from kb.ingest.header_lines import DECOR, FILE_NAME, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
 from kb.labels import BARE_KIND, KIND, NUMBER, SPACE, make_label, normalize_kind
@@ -129,6 +130,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     headers: dict[str, _Header] = {}
     header_lines: list[tuple[int, str, str]] = []  # every line read as a header, in order: (line index, label, title)
     nested: list[int] = []  # where an attachment's own attachment begins (附1 inside 附件1): a chunk starts there
+    content = NextContent(lines)
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
@@ -171,7 +173,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             elif named and below.startswith(named):
                 below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
             title = below or named or _first_sentence_below(lines, i)
-        if _inside_own(lines, headers.get(label), header_lines, i):  # 附件1 某某方案 … 附1 方案附表: its own
+        if inside_own(content, headers.get(label), header_lines, i):  # 附件1 某某方案 … 附1 方案附表: its own
             nested.append(line.start)
             structural.append((line.start, line.end))
             continue
@@ -213,17 +215,6 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             structural.append((lines[head.order].start, lines[head.order].end))
     listed = {label: _unquoted(title) for label, title in listed.items()}
     return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)))
-
-
-def _inside_own(lines: list[Line], earlier: _Header | None, header_lines: list[tuple[int, str, str]], at: int) -> bool:
-    """A header of a label already begun, inside that attachment, is the attachment's own (a plan given as 附件1 lists
-    and carries its 附1): the attachment began with content of its own and no other header stands between. A label
-    written again after a list or ToC line, or after other headers, begins the attachment instead."""
-    if earlier is None or earlier.inline or earlier.omitted:
-        return False
-    if any(earlier.order < j < at for j, _, _ in header_lines):
-        return False
-    return any(line.text.strip() and not is_header_line(line.text) for line in lines[earlier.order + 1 : at])
 
 
 def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:
