@@ -20,6 +20,9 @@ HEADER = re.compile(
 # Table-of-contents entry: a tab, dot leaders (two, or one …) or a wide gap, then a page number. Read from the line's
 # end by string methods: a pattern anchored at $ and searched from every start is cubic on a long run of spaces.
 _LEADERS = ".·…"
+# A line that ends in a file's name (附件1.docx, 附件2：报名表.xls): a page's download link to an attachment the text does
+# not hold, not where one begins.
+FILE_NAME = re.compile(r"\.(?:docx?|xlsx?|et|wps|pdf|pptx?|zip|rar|7z|txt|csv|jpe?g|png)\s*$", re.I)
 _SENTENCE_PUNCT = re.compile(r"[。；;！？!?，,]")
 
 

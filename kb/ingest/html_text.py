@@ -84,7 +84,9 @@ def _main_content(page: str, lines: list[str], markdown_headings: bool) -> list[
     """The lines of the page's main content, or None when it would lose a line the document needs (see the module
     docstring) or cannot be found."""
     try:
-        summary = Readable(page).summary(html_partial=True)
+        readable = Readable(page)
+        summary = readable.summary(html_partial=True)
+        page_title = readable.title()
     except ValueError:  # readability's Unparseable (it wraps every failure in it): the page is read whole
         return None
     main = _render("", summary, _Tables(), markdown_headings)
@@ -93,7 +95,23 @@ def _main_content(page: str, lines: list[str], markdown_headings: bool) -> list[
     longest = max((line.strip() for line in lines), key=len, default="")
     if not main or longest not in kept or any(line not in kept for line in needed):
         return None
-    return main
+    title = _title_heading(lines, main, page_title)
+    return [title, *main] if title else main
+
+
+def _title_heading(lines: list[str], main: list[str], page_title: str) -> str:
+    """The heading that titles the article, when readability left it out of the main content (it takes the
+    article's <h2> for the page's title and drops it): the last heading above the main content that the page's
+    <title> names (关于开展…的通知, under a <title> of 关于开展…的通知-某某中学); "" when the content keeps it."""
+    first = next((i for i, line in enumerate(lines) if line.strip() == main[0].strip()), None)
+    named = _collapse(page_title)
+    if len(named) < 2 or named == "[no-title]":  # readability's stand-in for a page without <title>
+        return ""
+    for line in reversed(lines[:first] if first is not None else []):
+        text = _collapse(line.lstrip("#").strip())
+        if line.startswith("#") and len(text) > 1 and (text in named or named in text):
+            return line
+    return ""
 
 
 def is_html_page(text: str) -> bool:

@@ -4,9 +4,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.ingest.header_lines import DECOR, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
+from kb.ingest.after_signoff import attachment_after_signoff
+from kb.ingest.listed_headers import drop_closing_list, drop_listed
+from kb.ingest.nested_headers import NextContent, inside_own
+from kb.ingest.header_lines import DECOR, FILE_NAME, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
-from kb.labels import KIND, NUMBER, SPACE, make_label, normalize_kind
+from kb.labels import BARE_KIND, KIND, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Attachment
 from kb.text import unspace
 
@@ -126,6 +129,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     structural.extend(list_spans)
     headers: dict[str, _Header] = {}
     header_lines: list[tuple[int, str, str]] = []  # every line read as a header, in order: (line index, label, title)
+    nested: list[int] = []  # where an attachment's own attachment begins (附1 inside 附件1): a chunk starts there
+    content = NextContent(lines)
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
@@ -152,6 +157,9 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         match = HEADER.match(line.text) or (_GLUED_HEADER.match(line.text) if line.glued else None)
         if not match:
             continue
+        if FILE_NAME.search(line.text):  # 附件1.docx: a link to the file, not where the attachment begins
+            structural.append((line.start, line.end))
+            continue
         title = STATUS.sub("", (match.group("title") or "").strip()).strip()
         if title and not is_title(title):
             continue
@@ -165,19 +173,29 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             elif named and below.startswith(named):
                 below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
             title = below or named or _first_sentence_below(lines, i)
+        if inside_own(content, headers.get(label), header_lines, i):  # 附件1 某某方案 … 附1 方案附表: its own
+            nested.append(line.start)
+            structural.append((line.start, line.end))
+            continue
         # A later header with the same label wins: the earlier one was a ToC or list line.
         headers[label] = _Header(i, line.start, line.end, kind, title, False, False)
         header_lines.append((i, label, title))
-    _drop_listed(lines, headers, header_lines, listed, structural)
+    drop_listed(lines, headers, header_lines, listed, structural)
+    drop_closing_list(lines, headers, header_lines, listed, structural)
     for n, entry in list_entries:  # 附件：1．值班记录表（略）: listed, and left out, so this line is all there is
         label = make_label(entry.kind, entry.number)
         if label not in headers and OMITTED.search(entry.title):
             headers[label] = _Header(n, entry.start, entry.end, entry.kind, _omitted_title(entry.title), True, True)
     if not headers:
         headers = _unnumbered(lines, in_list, listed, structural)
+    if not headers:
+        signed = attachment_after_signoff([line.text for line in lines])
+        if signed:  # …（见附件） / 党政办 / 8月29日 / 献血需知: …: the text below the date is the attachment
+            at, title = signed
+            headers[BARE_KIND] = _Header(at, lines[at].start, lines[at].end, BARE_KIND, title, False, False)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     parts = _parts(text, ordered)
-    part_starts = []
+    part_starts = list(nested)
     for label in parts:
         head = headers[label]
         structural.append((lines[head.order].start, lines[head.order].end))
@@ -191,10 +209,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         stop = head.start + len(text[head.start : stop].rstrip())
         stop = max(stop, head.end)
         omitted = head.omitted or _content_omitted(text[head.end : stop])
-        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], unspace(head.title), head.start, stop,
-                                      omitted))
+        title = _unquoted(unspace(head.title))
+        attachments.append(Attachment(label, head.kind, label[len(head.kind) :], title, head.start, stop, omitted))
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
+    listed = {label: _unquoted(title) for label, title in listed.items()}
     return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)))
 
 
@@ -217,38 +236,6 @@ def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:
         container = (not head.inline and following is not None and following.kind != head.kind
                      and not text[head.end:following.start].strip())
     return parts
-
-
-def _drop_listed(lines: list[Line], headers: dict[str, _Header], header_lines: list[tuple[int, str, str]],
-                 listed: dict[str, str], structural: list[tuple[int, int]]) -> None:
-    """Header lines one under another with nothing between them are a list when one of them is written again
-    further on as the header it names (8. 附件 / 附件1：… / 附件2：…(详见第三章) … 附件1：资格审查条件要求): the
-    entries not written again are listed, not there, and the text after the list is not theirs. A list names each
-    attachment once: a label the run already holds (附1. 甲 / 附2. 乙 / 附1) begins the attachment, ending the list."""
-    run: list[tuple[int, str, str]] = []
-    for i, label, title in [*header_lines, (-1, "", "")]:
-        if run and i == run[-1][0] + 1 + _blank_lines(lines, run[-1][0] + 1, i) \
-                and label not in {x for _, x, _ in run}:
-            run.append((i, label, title))
-            continue
-        if len(run) > 1 and any(headers[x].order != j for j, x, _ in run):
-            for j, x, named in run:
-                structural.append((lines[j].start, lines[j].end))
-                if headers[x].order == j:
-                    listed.setdefault(x, headers.pop(x).title)
-                elif named:
-                    listed.setdefault(x, named)
-        run = [(i, label, title)]
-
-
-def _blank_lines(lines: list[Line], begin: int, end: int) -> int:
-    """How many lines from begin up to end are blank (all of them, or fewer than end - begin)."""
-    count = 0
-    for line in lines[begin:end]:
-        if line.text.strip():
-            break
-        count += 1
-    return count
 
 
 def _unnumbered(
@@ -314,6 +301,14 @@ def _closing_list(line: Line) -> list[_Entry]:
     if len(entries) < 2 or not all(e.title and is_title(e.title) and not OMITTED.search(e.title) for e in entries):
         return []
     return entries
+
+
+def _unquoted(title: str) -> str:
+    """A title written as one quoted name (附件1：《检技通学习记录表》；) is the name: 检技通学习记录表."""
+    name = title.rstrip("；;。，, ")
+    if name.startswith("《") and name.endswith("》") and name.count("《") == 1:
+        return name[1:-1].strip()
+    return title
 
 
 def _omitted_title(raw: str) -> str:

@@ -311,3 +311,22 @@ def test_markdown_extension_syntax_is_not_text_and_a_container_titled_by_a_kind_
     assert "::: info" not in text and "{align" not in text and "## 集合{x}" in text  # {x} is no attribute list
     split = split_attachments(text)
     assert [(a.label, a.title) for a in split.attachments] == [("附录", "突发环境事件分级标准")]
+
+
+def test_a_page_keeps_the_heading_that_titles_its_article_which_readability_leaves_out(tmp_path):
+    # 绍兴市第一中学's pages: <h2 class="title"> above the article's <div>; readability takes it for the page's
+    # title and drops it, and the document was titled by its file name
+    article = "".join(f"<p>（{n}）市级遴选推荐。市级按照规定名额遴选推荐精品课，并报送省教育技术中心。</p>" for n in range(8))
+    page = ("<!DOCTYPE html><html><head><title>关于开展“基础教育精品课” 市级遴选工作的通知-绍兴市第一中学</title></head>"
+            f"<body><div class='nav'><ul>{NAVIGATION}</ul></div><div class='mainBox'><h3>教科室</h3>"
+            "<div class='printArea'><h2 class='title'>关于开展“基础教育精品课” 市级遴选工作的通知</h2>"
+            "<div class='property'><span>发布时间：2022年10月24日</span></div>"
+            f"<div class='conTxt'><p>各位老师：</p>{article}</div></div></div>"
+            "<div class='footer'>绍兴市第一中学 版权所有</div></body></html>")
+    (tmp_path / "page.html").write_text(page, encoding="utf-8")
+    parsed = parse_file(tmp_path / "page.html", LIMIT)
+    assert parsed.text.split("\n")[0].lstrip("# ") == "关于开展“基础教育精品课” 市级遴选工作的通知"
+    assert "教科室" not in parsed.text
+    # a page whose <title> names no heading gains none
+    assert not html_to_text("p.html", page.replace("关于开展“基础教育精品课” 市级遴选工作的通知-", "首页-"),
+                            whole=True).startswith("#")

@@ -300,3 +300,64 @@ def test_a_list_in_one_label_form_then_headers_in_another_is_read_as_the_list_an
     first = split.attachments[0]
     assert text[first.start:first.end].startswith("附1\n") and "活动宗旨" in text[first.start:first.end]
     assert split.listed_titles["附件2"] == "让课堂教学更有效——《有效教学十讲》导读"
+
+
+# 绍兴市第一中学 关于开展无偿献血的通知 (2019): the body points at 附件, the sign-off closes it, and the attachment
+# follows headed by its title alone
+SIGNED = ("关于开展无偿献血的通知\n\n全体教工：\n5.注意献血前后的饮食健康和休息（见附件），献血结束后向党政办反馈。\n"
+          "6.市献血办公室联系人：方放，联系电话：0575-88137016。\n\n党政办\n8月29日\n\n献血需知:\n1.献血前注意事项\n"
+          "⑴献血前保证充足睡眠。\n")
+
+
+def test_the_text_below_a_pointing_notices_sign_off_is_its_unlabelled_attachment():
+    split = split_attachments(SIGNED)
+    [att] = split.attachments
+    assert (att.label, att.title) == ("附件", "献血需知")
+    assert SIGNED[att.start:att.end].startswith("献血需知:") and SIGNED[att.end - 11:att.end] == "⑴献血前保证充足睡眠。"
+    # a notice that points at no attachment signs off and that is all: what follows is not one
+    assert split_attachments(SIGNED.replace("（见附件）", "")).attachments == ()
+    # a copy list after the date is the closing block, not an attachment
+    assert split_attachments(SIGNED.replace("献血需知:", "抄送：市教育局")).attachments == ()
+
+
+def test_a_download_link_named_by_its_label_is_no_header():
+    # the page lists 附件：1.精品课制作要求 … and links each file as 附件1.docx: neither begins an attachment
+    text = (BODY + "《精品课制作要求》（详见附件1）。\n附件：1.精品课制作要求\n2.2022年部级精品课评价指标\n"
+            "附件1.docx\n附件2.docx\n绍兴市教育局办公室\n2022年10月19日\n")
+    split = split_attachments(text)
+    assert split.attachments == ()
+    assert split.listed_titles["附件2"] == "2022年部级精品课评价指标"
+    link = text.index("附件1.docx")
+    assert any(s <= link < e for s, e in split.structural)
+
+
+def test_header_lines_one_under_another_that_only_a_sign_off_follows_are_the_list():
+    # 成都地铁 检三技[2017]第078号: the list's entries are written as header lines, then the department and the date
+    tail = ("九、其他\n    各班组将学习记录填入附件1《检技通学习记录表》中。\n附件1：《检技通学习记录表》\n"
+            "附件2：《7号线受电弓气阀箱电磁阀整改记录表》\n\n检修三车间技术组\n2017年10月20日\n")
+    split = split_attachments(BODY + tail)
+    assert split.attachments == ()
+    assert split.listed_titles["附件2"] == "7号线受电弓气阀箱电磁阀整改记录表"  # the name, not its quotes
+    # 第088号 lists 附件1 and two 附表: no 附表 is read as part of an empty 附件1
+    mixed = BODY + "附件1：烟火报警系统故障分析报告\n附表1：增加滤波元件记录表\n附表2：增加滤波元件统计表\n\n\n检修三车间技术组\n2017年11月14日\n"
+    assert split_attachments(mixed).attachments == ()
+    # an attachment that holds content after the run is still one
+    held = BODY + "附件1：名单\n附件2：清单\n| 序号 | 物资 |\n| 1 | 沙袋 |\n检修三车间技术组\n2017年11月14日\n"
+    assert [a.label for a in split_attachments(held).attachments] == ["附件1", "附件2"]
+
+
+def test_download_links_below_a_pointing_notices_sign_off_are_no_attachment():
+    # the page links its attachment file under the date: the text does not hold it
+    assert split_attachments(SIGNED.replace("献血需知:", "附件1.docx")).attachments == ()
+
+
+def test_an_attachment_that_carries_its_own_attachment_keeps_it():
+    # 附件1 is a plan issued by another body, with its own list and its own 附1 (绍兴一中's 教师专业阅读 notice
+    # forwards such a plan): the 附1 is the plan's, not a second 附件1 that ends the plan where it begins
+    text = (BODY + "附件1\n2011年市属学校教师专业阅读活动方案\n1. 活动宗旨：促进教师的专业发展。\n附件：1.读书心得评分表\n"
+            "附1\n读书心得评分表\n| 项目 | 分值 |\n| 观点 | 4 |\n附件2\n让课堂教学更有效\n导读正文。\n")
+    split = split_attachments(text)
+    assert _found(text) == [("附件1", "2011年市属学校教师专业阅读活动方案"), ("附件2", "让课堂教学更有效")]
+    plan = split.attachments[0]
+    assert "| 观点 | 4 |" in text[plan.start:plan.end] and "活动宗旨" in text[plan.start:plan.end]
+    assert text.index("附1\n") in split.part_starts  # its own attachment starts a chunk, as a part's header does
