@@ -26,7 +26,7 @@ from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.client import client_address
 from ui.safe import error, inform, warn
-from ui.uploaded import UploadedFile, discard_uploads
+from ui.uploaded import SessionUploads, UploadedFile, discard_uploads
 
 ALL_LIBRARIES = "全部"
 # DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
@@ -50,6 +50,7 @@ class KnowledgeBase:
         self.service = service
         self.sessions = service.sessions
         self._shared = threading.Lock()  # shared-library ingests, one at a time
+        self.uploads = SessionUploads()  # files a page uploaded and has not ingested yet
 
     def ingest(self, session: str | None, files: Sequence[str] | None, library: str, tags: str, token: str = "",
                progress: ProgressFn | None = None, client: str = "") -> str:
@@ -169,8 +170,9 @@ class KnowledgeBase:
         return library_figure(docs, selection)
 
     def end_session(self, request: gr.Request) -> None:
-        """Gradio's unload: the browser session ended, its private library goes."""
+        """Gradio's unload: the browser session ended, its private library and the uploads it had not ingested go."""
         self.sessions.end(request.session_hash)
+        self.uploads.release(request.session_hash)
 
 
 @dataclass
@@ -260,6 +262,11 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
     sent = upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private",
                         concurrency_limit=UPLOAD_WORKERS, concurrency_id="ingest", show_progress="full")
     sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
+
+    def hold(chosen, request: gr.Request) -> None:  # uploaded, not ingested yet: deleted if the tab closes first
+        kb.uploads.hold(request.session_hash, chosen)
+
+    files.upload(hold, files, None, api_visibility="private", queue=False)
     ingested = (sent.success(refresh, None, listing_outputs, api_visibility="private")
                 .then(draw, picture_inputs, picture, api_visibility="private"))
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],
