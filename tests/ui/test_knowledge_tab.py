@@ -155,7 +155,9 @@ def test_a_private_upload_never_waits_behind_a_shared_bulk_ingest_and_a_second_s
             shared=kb.ingest("admin", upload("第二批", ATTACHMENT), "bulk", "", TOKEN,
                              lambda fraction, desc: second.append(desc))))
         other.start()
-        time.sleep(2.5)
+        deadline = time.monotonic() + 10
+        while WAITING_FOR_SHARED not in second and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert "shared" not in done and WAITING_FOR_SHARED in second  # it waits, and says why
     finally:
         finish_bulk.set()
