@@ -22,6 +22,7 @@ from ui.client import client_address
 
 GRADIO_UPLOAD = ("POST", "/gradio_api/upload")
 MAX_HELD_FILES = 200  # files one sender's uploads may hold at once: each costs a folder and an inode, however small
+SENDERS_BEFORE_PRUNE = 1000  # past this many senders, the ones whose files are all gone are forgotten
 RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths; past this it is not read for them
 
 Scope = dict[str, Any]
@@ -70,6 +71,9 @@ class UploadLedger:
                 continue
         with self._lock:
             self._files.setdefault(sender, {}).update(sizes)
+            if len(self._files) > SENDERS_BEFORE_PRUNE:  # senders who never came back: the table stays small
+                for gone in [s for s, files in self._files.items() if not any(map(os.path.exists, files))]:
+                    del self._files[gone]
 
 
 class UploadShare:

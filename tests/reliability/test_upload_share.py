@@ -91,3 +91,18 @@ def _multipart(size: int):
     for _ in range(size // (64 * KB)):
         yield b"a" * (64 * KB)
     yield b"\r\n--XX--\r\n"
+
+
+def test_the_ledger_forgets_senders_whose_files_are_gone(tmp_path):
+    from ui.upload_share import SENDERS_BEFORE_PRUNE, UploadLedger
+
+    ledger = UploadLedger(10 * KB)
+    kept = tmp_path / "kept.md"
+    kept.write_bytes(b"x" * KB)
+    ledger.record("stays", [str(kept)])
+    for n in range(SENDERS_BEFORE_PRUNE + 1):
+        gone = tmp_path / f"{n}.md"
+        gone.write_bytes(b"x")
+        ledger.record(f"198.51.100.{n}", [str(gone)])
+        gone.unlink()
+    assert len(ledger._files) < 10 and ledger.held("stays") == (KB, 1)  # not a thousand senders for ever
