@@ -57,6 +57,7 @@ class Settings:
     max_file_mb: float = 50.0  # per file, Gradio's /gradio_api/upload included; shared and private uploads alike
     session_max_files: int = 20  # files in one visitor (no token) upload
     session_max_mb: float = 20.0  # text one visitor's private library may hold, with the upload's files counted in
+    session_upload_mb: float = 100.0  # files one visitor's uploads may hold in Gradio's upload folder at once, before they are ingested; 0: no cap
     session_max_documents: int = 100  # documents one visitor's private library may hold (each costs ~60 KB of memory, however small)
     max_session_libraries: int = 20  # visitors' private libraries alive at once, across all sessions
     max_request_kb: int = 1024  # a request body other than an upload (a question, a Gradio event) is refused past it

@@ -7,6 +7,20 @@ import unicodedata
 _SPACE = re.compile(r"\s+")
 
 
+# Characters a reader does not see: format controls (U+200B zero-width space, U+FEFF, U+2060 word joiner, U+200E
+# direction marks, U+00AD soft hyphen), control characters, and the Hangul fillers and variation selectors that
+# render as nothing. A question made only of these has no words.
+_UNSEEN_CATEGORIES = frozenset({"Cc", "Cf"})
+_UNSEEN = frozenset("\u034f\u115f\u1160\u3164\uffa0") | frozenset(map(chr, range(0xFE00, 0xFE10)))
+
+
+def visible(text: str) -> str:
+    """The text without the characters nobody sees (control characters become spaces), trimmed."""
+    kept = (" " if unicodedata.category(c) == "Cc" else "" if c in _UNSEEN or unicodedata.category(c) in
+            _UNSEEN_CATEGORIES else c for c in text)
+    return "".join(kept).strip()
+
+
 def fold(text: str) -> str:
     """NFKC: full-width digits, letters and punctuation to their plain forms."""
     return unicodedata.normalize("NFKC", text)

@@ -16,6 +16,7 @@ from ui.api import api_router, install_error_handlers
 from ui.blocks import build_demo
 from ui.body_limit import BodyLimit
 from ui.theme import look
+from ui.upload_share import UploadLedger, UploadShare
 
 
 def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -> FastAPI:
@@ -28,6 +29,10 @@ def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -
     # text — to deep_links/*/state.json, kept for ever; a conversation link (?conversation=<id>) shares instead.
     app.add_api_route("/gradio_api/deep_link", _no_deep_links, methods=["GET"], include_in_schema=False)
     settings = service.settings
+    # inside BodyLimit (added before it): it reads the body through BodyLimit and turns a refusal into one Gradio
+    # cleans up after
+    app.add_middleware(UploadShare, ledger=UploadLedger(int(settings.session_upload_mb * 2**20)),
+                       hops=settings.proxy_hops)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_kb * 1024, floor=int(settings.min_free_disk_mb * 2**20),
                        disks=lambda: [settings.store_dir, Path(tempfile.gettempdir()), Path(get_upload_folder())])
     demo = build_demo(service, extensions)

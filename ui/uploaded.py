@@ -8,6 +8,7 @@ server file into a private library and read it back. `UploadedFile` refuses both
 from __future__ import annotations
 
 import contextlib
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -48,3 +49,25 @@ def discard_uploads(files: Sequence[str]) -> None:
         path.unlink(missing_ok=True)
         with contextlib.suppress(OSError):  # the folder still holds another upload
             path.parent.rmdir()
+
+
+class SessionUploads:
+    """The uploaded files each browser session holds but has not ingested: deleted when its tab closes."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, set[str]] = {}
+        self._lock = threading.Lock()
+
+    def hold(self, session: str | None, files: Sequence[str] | str | None) -> None:
+        """The session's page now holds these uploads (a File's value; only files inside Gradio's cache count)."""
+        names = [files] if isinstance(files, str) else list(files or ())
+        kept = {n for n in names if isinstance(n, str) and is_uploaded(n) and Path(n).exists()}
+        if session and kept:
+            with self._lock:
+                self._held.setdefault(session, set()).update(kept)
+
+    def release(self, session: str | None) -> None:
+        """The session ended: the uploads it still held go."""
+        with self._lock:
+            files = self._held.pop(session or "", set())
+        discard_uploads(sorted(files))

@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from kb.errors import AgentModeError, LLMError, ToolError
 from kb.answer.events import Event
 from kb.answer.history import History
+from kb.agent.budget import AnswerBudget
 from kb.agent.tool_calls import ToolCall, complete_with_tools
 from kb.answer.deltas import TokenUsage
 from kb.answer.llm import ChatModel, OpenAIChatModel
@@ -93,11 +94,13 @@ class AgentPipeline(Pipeline):
         messages: list[dict[str, Any]] = [{"role": "system", "content": AGENT_SYSTEM_PROMPT}]
         messages += [{"role": role, "content": content} for role, content in history]
         messages.append({"role": "user", "content": question})
+        budget = AnswerBudget(self.settings.llm_answer_seconds, self.agent_model.max_tokens)
         for round_ in range(MAX_ROUNDS + 1):
             last = round_ == MAX_ROUNDS
             if last:
                 messages.append({"role": "user", "content": AGENT_FINISH})
-            reply = complete_with_tools(self.agent_model, messages, [] if last else self.schemas)
+            offered = [] if last else self.schemas
+            reply = budget.call(lambda seconds: complete_with_tools(self.agent_model, messages, offered, seconds))
             if reply.usage is not None:
                 usage.append(reply.usage)
             if reply.thinking:

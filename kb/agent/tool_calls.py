@@ -29,10 +29,11 @@ class ToolReply:
 
 
 def complete_with_tools(
-    model: OpenAIChatModel, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    model: OpenAIChatModel, messages: list[dict[str, Any]], tools: list[dict[str, Any]], seconds: float = 0.0
 ) -> ToolReply:
-    """One non-streamed completion offering `tools` (OpenAI function schemas; none: answer now); raises LLMError."""
-    response = model.complete(messages, **({"tools": tools} if tools else {}))
+    """One non-streamed completion offering `tools` (OpenAI function schemas; none: answer now) within `seconds`
+    (0: no limit); raises LLMError."""
+    response = model.complete(messages, seconds, **({"tools": tools} if tools else {}))
     if not response.choices:
         raise LLMError(f"The model endpoint {model.base_url} answered with no choices; check that "
                        "ANNEX_LLM_BASE_URL points at an OpenAI-compatible /v1 API with tool calling.")

@@ -81,22 +81,38 @@ class OpenAIChatModel:
             answer_seconds=settings.llm_answer_seconds,
         )
 
-    def complete(self, messages: list[dict[str, Any]], **options: Any) -> Any:
-        """One non-streamed completion (the SDK's response); `options` go to the API (e.g. tools); raises LLMError."""
+    def complete(self, messages: list[dict[str, Any]], seconds: float = 0.0, **options: Any) -> Any:
+        """One non-streamed completion (the SDK's response) within `seconds` in all (0: only ANNEX_LLM_TIMEOUT per
+        read); `options` go to the API (e.g. tools); raises LLMError."""
+        began = time.monotonic()
+        if seconds:  # the wait for the headers, then the body's read, each within what is left
+            options["timeout"] = min(self.timeout, seconds)
         try:
-            return self._client.chat.completions.create(
+            with self._client.chat.completions.with_streaming_response.create(
                 model=self.model, messages=messages, temperature=self.temperature, max_tokens=self.max_tokens,  # type: ignore[arg-type]
                 **options,
-            )
+            ) as raw, _Deadline(seconds, raw.close) as deadline:
+                try:
+                    return raw.parse()
+                except (openai.APIError, httpx.HTTPError) as exc:
+                    if deadline.expired.is_set():  # a body trickling in past the limit: closed, whatever the read raised
+                        raise LLMError(f"The model endpoint {self.base_url} was still sending after {seconds:g} s; "
+                                       "the answer was stopped.") from exc
+                    raise
         except openai.APIStatusError as exc:
             raise LLMError(self._status_message(exc)) from exc
         except openai.APITimeoutError as exc:
-            raise LLMError(self._timeout_message(False)) from exc
+            raise LLMError(self._timeout_message(False, time.monotonic() - began)) from exc
         except openai.APIConnectionError as exc:
             raise LLMError(self._connection_message(exc, False)) from exc
         except openai.APIError as exc:
             raise LLMError(f"The model endpoint {self.base_url} reported an error: {exc.message}; retry, "
                            "or check the server's logs.") from exc
+        except httpx.TimeoutException as exc:  # the body's read, which the SDK leaves to the caller here
+            raise LLMError(self._timeout_message(True, time.monotonic() - began)) from exc
+        except httpx.HTTPError as exc:
+            raise LLMError(f"The model endpoint {self.base_url} broke off its answer ({exc}); retry, or check the "
+                           "server's logs.") from exc
 
     def stream(self, messages: list[dict[str, str]], think: bool = False) -> Iterator[ModelDelta]:
         """Stream the answer; thinking deltas come whatever `think` says, the UI decides whether to show them."""

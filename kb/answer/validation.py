@@ -8,11 +8,12 @@ from kb.answer.history import History
 from kb.errors import InvalidRequest, ReadOnlyConversation, UnknownDocument, UnknownLibrary
 from kb.search.readmodels import ReadModels
 from kb.settings import Settings
+from kb.text import visible
 from kb.turn import MAX_LIBRARY_IDS, RANGES, TurnRequest
 
 
 def validated(request: TurnRequest, settings: Settings, read: ReadModels, history: History) -> TurnRequest:
-    """The request with its question trimmed and library ids deduplicated.
+    """The request with its question trimmed (of whitespace and of characters nobody sees) and library ids deduplicated.
 
     Raises InvalidRequest, UnknownLibrary or UnknownConversation before anything is stored.
     """
@@ -21,7 +22,7 @@ def validated(request: TurnRequest, settings: Settings, read: ReadModels, histor
         raise InvalidRequest("libraryIds", f"libraryIds has {len(request.library_ids)} items, over the limit of "
                                            f"{MAX_LIBRARY_IDS}; name each library once, or leave it empty for all.")
     library_ids = tuple(dict.fromkeys(request.library_ids))
-    query = request.query.strip() if isinstance(request.query, str) else ""
+    query = visible(request.query) if isinstance(request.query, str) else ""  # U+200B alone is no question
     if not query:
         raise InvalidRequest("query", "The question is empty; type a question about the knowledge base.")
     limit = settings.max_question_chars

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 
 import httpx
@@ -195,3 +196,44 @@ def test_an_agent_turn_cannot_read_another_sessions_private_document_through_any
         service.sessions.end("alice")
     wait_until_gone(service, doc_id)
     assert doc_id not in service.read.current().documents
+
+
+def _bounded_agent(service, fake, seconds: float = 600.0, max_tokens: int = 1024) -> AgentPipeline:
+    p = service.pipeline
+    settings = replace(p.settings, llm_answer_seconds=seconds, llm_max_tokens=max_tokens)
+    model = OpenAIChatModel(fake.base_url, "k", "qwen-test", timeout=5.0, max_retries=0, max_tokens=max_tokens,
+                            answer_seconds=seconds)
+    return AgentPipeline(settings, p.read, p.retriever, p.history, model)
+
+
+def test_the_whole_agent_answer_is_bounded_by_the_answer_seconds_whatever_each_call_takes(service, fake):
+    # every round a fresh tool call after 0.4 s: each call is well within ANNEX_LLM_TIMEOUT, six of them are not
+    fake.add(*[Script(tool_calls=[_call("search_by_tags", tags=["防汛"])], delay=0.4) for _ in range(MAX_ROUNDS + 1)])
+    began = time.monotonic()
+    events = list(_bounded_agent(service, fake, seconds=1.0).run(TurnRequest(QUESTION)))
+    took = time.monotonic() - began
+    error = [e.to_dict()["data"] for e in events if e.type == "error"]
+    assert took < 1.0 + 0.4 + 1.5 and len(fake.requests) <= 3  # stopped at the limit, not after six calls
+    assert error and error[0]["fallback"] and "ANNEX_LLM_ANSWER_SECONDS" in error[0]["message"]
+    assert "超过 1 秒" in error[0]["message"]  # said in the users' language, naming the setting
+    content = "".join(e.to_dict()["data"]["text"] for e in events if e.type == "content")
+    assert "ANNEX_LLM_ANSWER_SECONDS" in content and "离线抽取" in content  # the offline answer follows, said so
+
+
+def test_a_single_agent_call_that_hangs_past_the_answer_seconds_is_stopped_at_the_limit(service, fake):
+    fake.add(Script(content=["太迟了"], delay=4.0))
+    began = time.monotonic()
+    events = list(_bounded_agent(service, fake, seconds=0.8).run(TurnRequest(QUESTION)))
+    assert time.monotonic() - began < 3.0  # the call's timeout is what was left of the 0.8 s, not ANNEX_LLM_TIMEOUT's 5 s
+    error = [e.to_dict()["data"] for e in events if e.type == "error"]
+    assert error and "ANNEX_LLM_ANSWER_SECONDS" in error[0]["message"]
+
+
+def test_an_agent_model_that_ignores_max_tokens_is_stopped_naming_the_setting(service, fake):
+    fake.add(Script(tool_calls=[_call("search_by_tags", tags=["防汛"])], reasoning_content=["想" * 300]),
+             Script(content=["冲锋舟" * 200]))
+    events = list(_bounded_agent(service, fake, max_tokens=64).run(TurnRequest(QUESTION)))  # 64 tokens ≈ 512 characters
+    error = [e.to_dict()["data"] for e in events if e.type == "error"]
+    assert error and "ANNEX_LLM_MAX_TOKENS=64" in error[0]["message"] and "远超回答上限" in error[0]["message"]
+    content = "".join(e.to_dict()["data"]["text"] for e in events if e.type == "content")
+    assert "冲锋舟冲锋舟冲锋舟" not in content  # the overlong reply never reached the user

@@ -110,6 +110,8 @@ def test_a_question_the_corpus_cannot_answer_says_so(service):
     ("kwargs", "error", "field"),
     [
         ({"query": "   "}, InvalidRequest, "query"),
+        ({"query": "\u200b\ufeff\u2060"}, InvalidRequest, "query"),  # zero-width characters only: no words
+        ({"query": "\x00\x1b\u200e"}, InvalidRequest, "query"),  # control characters and a direction mark
         ({"query": "问" * 100_000}, InvalidRequest, "query"),
         ({"query": "值班电话", "top_k": 0}, InvalidRequest, "topK"),
         ({"query": "值班电话", "threshold": 1.5}, InvalidRequest, "threshold"),

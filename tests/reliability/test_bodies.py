@@ -11,8 +11,11 @@ import tempfile
 import threading
 from typing import Iterator
 
+from pathlib import Path
+
 import httpx
 import pytest
+from gradio.utils import get_upload_folder
 
 from tests.demo_service import open_demo_service
 from tests.reliability.conftest import LiveApp, assert_healthy
@@ -84,7 +87,7 @@ def test_an_upload_is_cut_off_before_it_fills_the_disk(tmp_path):
     nothing it sent stays in the temporary folder."""
     free = shutil.disk_usage(tempfile.gettempdir()).free / MB
     service = open_demo_service(tmp_path / "store", api_token=TOKEN, min_free_disk_mb=free - 150,
-                                  max_file_mb=2048)  # Gradio's own per-file limit out of the way
+                                  max_file_mb=2048, session_upload_mb=0)  # Gradio's own limits out of the way
     head = (b'--XX\r\nContent-Disposition: form-data; name="files"; filename="big.md"\r\n'
             b'Content-Type: text/markdown\r\n\r\n')
     watch: list[float] = []
@@ -96,6 +99,8 @@ def test_an_upload_is_cut_off_before_it_fills_the_disk(tmp_path):
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    spooled = lambda: {p for p in Path(get_upload_folder()).glob("*") if p.is_file()}  # Gradio's parts in flight
+    before = spooled()
     with _serve(service) as live:
         for path, headers in (("/api/knowledge/documents", {}),
                               ("/api/knowledge/documents", {"authorization": f"Bearer {TOKEN}"}),
@@ -111,4 +116,5 @@ def test_an_upload_is_cut_off_before_it_fills_the_disk(tmp_path):
             lowest = min(watch, default=free)
             assert lowest > free - 400, f"{path}: the disk fell by {free - lowest:.0f} MB for a refused upload"
         done.set()
+        assert spooled() <= before  # the refused upload's first megabytes went with it
         assert_healthy(live)

@@ -67,7 +67,8 @@ def _best(work: Callable[[], object]) -> float:
     for _ in range(2):
         for cache in CACHES:
             cache.cache_clear()
-        gc.disable()  # no collection of what earlier cases left inside the timing
+        gc.disable()  # no collection inside the timing (one of the suite's heap took 0.2-2 s): what earlier cases
+        # left is not this question's cost, and none is run between cases either
         try:
             began = time.perf_counter()
             work()
@@ -81,7 +82,6 @@ def _assert_linear(cost: Callable[[str], object], before: str, run: str, after: 
     """Linear once any repetition shows it: a repetition that a loaded machine slowed cannot pass a quadratic
     reader (each size keeps its best), and a linear one need not wait for the rest."""
     small, large = float("inf"), float("inf")
-    gc.collect()  # once per case (a collection of the suite's heap costs about 0.2 s: once per timing was minutes)
     for _ in range(REPEATS):  # interleaved: a machine that slows down midway slows both sizes
         small = min(small, _best(lambda q=_question(before, run, after, chars): cost(q)))
         large = min(large, _best(lambda q=_question(before, run, after, 2 * chars): cost(q)))

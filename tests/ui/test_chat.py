@@ -99,7 +99,9 @@ def test_two_sessions_never_see_each_others_conversations(handlers, first_turn):
         assert handlers.load_conversation(live["conversation"], other["owner"]) == {}
 
 
-@pytest.mark.parametrize("question", ["", "   "])
+# zero-width space, BOM, word joiner, soft hyphen, direction marks, controls, a Hangul filler: nothing a reader sees
+@pytest.mark.parametrize("question", ["", "   ", "\u200b", "\ufeff\u2060\u200b", "\u00ad\u200e\u200f",
+                                      "\x00\x07\x1b", "\u3164 \u200d", "\u200b\n\t\u2060"])
 def test_an_empty_question_is_refused_and_nothing_is_stored(handlers, service, question):
     with pytest.warns(UserWarning, match="还没有输入问题：在下面的输入框里写一个问题，或点一个示例问题"):  # says what to do
         updates, final = ask(handlers, question, owner="nobody-yet")

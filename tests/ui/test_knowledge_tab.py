@@ -2,6 +2,8 @@
 who may do which: the token for the shared libraries, the session for its private one."""
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import replace
 
 import gradio as gr
@@ -9,7 +11,7 @@ import pytest
 
 from kb.model import PRIVATE_PREFIX
 from tests.demo_service import wait_until_gone
-from ui.library.tab import KnowledgeBase
+from ui.library.tab import WAITING_FOR_SHARED, KnowledgeBase
 
 PLAN = "# 北湖仓储消防预案\n\n夜间巡查路线详见附件1，灭火器位置见附件2，消防泵房钥匙见附件7。\n\n附件1：夜间巡查路线\n\n一号库→二号库→泵房。\n"
 ATTACHMENT = "附件2：灭火器分布表\n\n一号库：干粉灭火器12具。\n"
@@ -112,3 +114,57 @@ def test_the_library_picture_is_capped(service):
     figure = KnowledgeBase(service).picture(None, "", "全部", 2)
     caption = figure.layout.annotations[-1].text
     assert caption.startswith("显示 2 个文档") and "已截断" in caption
+
+
+def test_uploads_are_not_serialized_across_visitors_and_say_where_they_are_in_the_queue(service):
+    from ui.blocks import build_demo
+    from ui.library.tab import UPLOAD_WORKERS
+
+    demo = build_demo(service)
+    [ingest] = [fn for fn in demo.fns.values() if fn.name == "run_ingest"]
+    assert UPLOAD_WORKERS > 1 and ingest.concurrency_limit == UPLOAD_WORKERS  # Gradio's default was 1 for everyone
+    [shown] = [d for d in demo.get_config_file()["dependencies"] if d["id"] == ingest._id]
+    assert shown["show_progress"] == "full"  # the queue's place and the ingest's progress show on the results
+
+
+def test_a_private_upload_never_waits_behind_a_shared_bulk_ingest_and_a_second_shared_one_says_it_waits(admin,
+                                                                                                        tmp_path):
+    kb = KnowledgeBase(admin)
+    bulk_running, finish_bulk = threading.Event(), threading.Event()
+
+    def slow(fraction, desc):  # a bulk ingest still reading its files: it holds its place until told to go on
+        bulk_running.set()
+        assert finish_bulk.wait(30)
+
+    def upload(name: str, text: str) -> list[str]:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"{name}.md").write_text(text, encoding="utf-8")
+        return [str(folder / f"{name}.md")]
+
+    done: dict[str, str] = {}
+    second: list[str] = []
+    bulk = threading.Thread(target=lambda: done.update(bulk=kb.ingest("admin", upload("批量", PLAN), "bulk", "", TOKEN,
+                                                                      slow)))
+    bulk.start()
+    try:
+        assert bulk_running.wait(30)
+        private = kb.ingest("visitor-2", upload("访客", "# 访客笔记\n\n仓库钥匙在门卫室。\n"), "demo", "", "")
+        assert "已写入本会话私有库" in private and not done  # done while the bulk ingest is still running
+        other = threading.Thread(target=lambda: done.update(
+            shared=kb.ingest("admin", upload("第二批", ATTACHMENT), "bulk", "", TOKEN,
+                             lambda fraction, desc: second.append(desc))))
+        other.start()
+        deadline = time.monotonic() + 10
+        while WAITING_FOR_SHARED not in second and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "shared" not in done and WAITING_FOR_SHARED in second  # it waits, and says why
+    finally:
+        finish_bulk.set()
+        bulk.join(60)
+    other.join(60)
+    assert "已写入共享库“bulk”" in done["bulk"] and "已写入共享库“bulk”" in done["shared"]
+    assert second.index(WAITING_FOR_SHARED) < len(second) - 1  # it ran once the first had finished
+    for doc in [d for d in admin.read.current().documents.values() if d.library == "bulk"]:
+        admin.stores.ingestor.delete(doc.id)  # the UI tests share one store: leave its libraries as they were
+    admin.sessions.end("visitor-2")

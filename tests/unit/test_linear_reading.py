@@ -46,8 +46,7 @@ def _seconds(text: str) -> float:
     parsed = ParsedFile("文.md", "文.md", "# 某某预案\n\n" + text, "h")
     best = float("inf")
     for _ in range(REPEATS):
-        gc.collect()  # a collection of what earlier cases left is not this document's cost
-        gc.disable()
+        gc.disable()  # no collection inside the timing: what earlier cases left is not this document's cost
         try:
             began = time.process_time()  # CPU seconds: another process's load on a shared machine is not counted
             build_document("lib", parsed, limits=NO_LIMITS)

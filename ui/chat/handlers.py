@@ -14,6 +14,7 @@ import gradio as gr
 
 from kb.errors import AnnexError, UnknownConversation
 from kb.service import Service
+from kb.text import visible
 from kb.turn import TurnRequest
 from ui.chat import citations, paths_figure, thinking
 from ui.chat.decline import closest_choices, declined, render_closest
@@ -54,7 +55,7 @@ class ChatHandlers:
             session: str | None = None) -> Iterator[Update]:
         """Run one turn over the libraries `session` may see and stream the chat and the side panels."""
         owner = owner or new_owner()
-        if not (question or "").strip():
+        if not visible(question if isinstance(question, str) else ""):  # zero-width or control characters alone too
             warn(EMPTY_QUESTION)
             yield {"owner": owner}
             return

@@ -7,9 +7,11 @@ ANNEX_API_TOKEN typed into the token field; a delete needs its confirmation box 
 """
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import gradio as gr
 import plotly.graph_objects as go
@@ -24,7 +26,7 @@ from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.client import client_address
 from ui.safe import error, inform, warn
-from ui.uploaded import UploadedFile, discard_uploads
+from ui.uploaded import SessionUploads, UploadedFile, discard_uploads
 
 ALL_LIBRARIES = "全部"
 # DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
@@ -32,6 +34,13 @@ ALL_LIBRARIES = "全部"
 # percentages would squeeze a phone's columns to a character each.
 COLUMN_WIDTHS = [150, 86, 36, 72, 158, 44, 52, 44, 78]
 ProgressFn = Callable[..., object]
+# Uploads handled at once. Gradio's default of one made every visitor's upload wait, without a word, behind whichever
+# ran: a shared bulk ingest took minutes. Shared ingests still run one at a time (SharedTurn below), so a bulk ingest
+# holds one worker and visitors' private uploads, each bounded by ANNEX_SESSION_MAX_MB, share the others; they wait
+# for a bulk ingest's store write only between its batches (kb/ingest/ingestor.py WRITE_BATCH).
+UPLOAD_WORKERS = 3
+SHARED_WAIT_SECONDS = 1.0  # a shared ingest waiting for another says so this often
+WAITING_FOR_SHARED = "等待另一个共享库入库完成后开始（共享库一次入库一批）…"
 
 
 class KnowledgeBase:
@@ -40,6 +49,8 @@ class KnowledgeBase:
     def __init__(self, service: Service) -> None:
         self.service = service
         self.sessions = service.sessions
+        self._shared = threading.Lock()  # shared-library ingests, one at a time
+        self.uploads = SessionUploads()  # files a page uploaded and has not ingested yet
 
     def ingest(self, session: str | None, files: Sequence[str] | None, library: str, tags: str, token: str = "",
                progress: ProgressFn | None = None, client: str = "") -> str:
@@ -75,8 +86,9 @@ class KnowledgeBase:
         sent = [(Path(f).name, Path(f)) for f in files]  # Gradio's temporary copies, named as the user's files
         try:
             room = None if shared else self.sessions.text_room(library)
-            results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library,
-                                     report, tag_list, room)
+            with self._one_shared(shared, report):
+                results = ingest_uploads(self.service.stores.ingestor, self.service.settings.store_dir, sent, library,
+                                         report, tag_list, room)
         finally:
             discard_uploads(files)  # the stores hold the text now; Gradio would serve its copy at /gradio_api/file=
         head = destination_html(library if shared else None, self.service.settings.session_library_ttl_min)
@@ -84,6 +96,19 @@ class KnowledgeBase:
         # said where the eye is too: on a phone the results below the button are a screen away
         (warn if failed else inform)(f"入库完成：{len(results) - failed} 个文件成功，{failed} 个失败，详情见“入库”按钮下方。")
         return head + ingest_results_html(results)
+
+    @contextmanager
+    def _one_shared(self, shared: bool, report: Callable[[int, int, str], None]) -> Iterator[None]:
+        """A shared ingest waits, saying so, for the one running; a private upload never waits here."""
+        if not shared:
+            yield
+            return
+        while not self._shared.acquire(timeout=SHARED_WAIT_SECONDS):
+            report(0, 1, WAITING_FOR_SHARED)
+        try:
+            yield
+        finally:
+            self._shared.release()
 
     def check_token(self, token: str, client: str = "") -> None:
         """Refuse a shared-library write unless `token` is the server's ANNEX_API_TOKEN (`client`: its address)."""
@@ -145,8 +170,9 @@ class KnowledgeBase:
         return library_figure(docs, selection)
 
     def end_session(self, request: gr.Request) -> None:
-        """Gradio's unload: the browser session ended, its private library goes."""
+        """Gradio's unload: the browser session ended, its private library and the uploads it had not ingested go."""
         self.sessions.end(request.session_hash)
+        self.uploads.release(request.session_hash)
 
 
 @dataclass
@@ -231,8 +257,16 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
 
     picture_inputs = [query, lib_filter, limit]
     listing_outputs = [table, selected, lib_filter]
-    sent = upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private")
+    # show_progress="full": while an upload waits in Gradio's queue the results panel shows its place (队列 2/3) and,
+    # once running, the ingest's own progress
+    sent = upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private",
+                        concurrency_limit=UPLOAD_WORKERS, concurrency_id="ingest", show_progress="full")
     sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
+
+    def hold(chosen, request: gr.Request) -> None:  # uploaded, not ingested yet: deleted if the tab closes first
+        kb.uploads.hold(request.session_hash, chosen)
+
+    files.upload(hold, files, None, api_visibility="private", queue=False)
     ingested = (sent.success(refresh, None, listing_outputs, api_visibility="private")
                 .then(draw, picture_inputs, picture, api_visibility="private"))
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],

@@ -1,0 +1,108 @@
+"""Gradio's upload folder is shared by every visitor: one visitor's uploads hold a bounded share of it, and a tab's
+uploads it never ingested go when the tab closes (ui/upload_share.py, ui/uploaded.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import httpx
+import pytest
+from gradio.utils import get_upload_folder
+
+from kb.service import open_service
+from kb.settings import load_settings
+from tests.live_server import LiveServer, build_app
+from ui.library.tab import KnowledgeBase
+from ui.uploaded import discard_uploads
+
+pytestmark = pytest.mark.reliability
+
+KB = 1024
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """An empty store served with a 1 MB upload share per visitor, behind one trusted proxy."""
+    service = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store"), session_upload_mb=1,
+                                         proxy_hops=1))
+    try:
+        with LiveServer(build_app(service)) as server, httpx.Client(base_url=server.url, timeout=60) as http:
+            yield SimpleNamespace(http=http, service=service)
+    finally:
+        service.close()
+
+
+def _upload(live, visitor: str, size: int, name: str = "笔记.md", fill: bytes = b"a") -> httpx.Response:
+    data = (fill * size)[:size]  # Gradio files an upload under its content's hash: the same bytes, the same file
+    return live.http.post("/gradio_api/upload", files={"files": (name, data, "text/markdown")},
+                          headers={"x-forwarded-for": visitor})
+
+
+def test_one_visitors_uploads_hold_at_most_their_share_of_the_upload_folder(live):
+    first = _upload(live, "203.0.113.1", 600 * KB)
+    assert first.status_code == 200, first.text
+    [held] = first.json()
+    assert Path(held).stat().st_size == 600 * KB
+    refused = _upload(live, "203.0.113.1", 600 * KB)  # 1.2 MB held together: past the 1 MB share
+    assert refused.status_code == 413 and "ANNEX_SESSION_UPLOAD_MB" in refused.text and "入库或移除" in refused.text
+    before = {p for p in Path(get_upload_folder()).rglob("*") if p.is_file()}
+    chunked = live.http.post("/gradio_api/upload", content=_multipart(600 * KB),  # no Content-Length: counted as sent
+                             headers={"x-forwarded-for": "203.0.113.1",
+                                      "content-type": "multipart/form-data; boundary=XX"})
+    assert chunked.status_code == 413
+    assert {p for p in Path(get_upload_folder()).rglob("*") if p.is_file()} <= before  # nothing of them kept
+    other = _upload(live, "198.51.100.9", 600 * KB, fill=b"b")  # another visitor's share is their own
+    assert other.status_code == 200
+    discard_uploads([held])  # ingested or removed: it no longer counts
+    again = _upload(live, "203.0.113.1", 600 * KB)
+    assert again.status_code == 200, again.text
+    discard_uploads([*other.json(), *again.json()])
+
+
+def test_many_tiny_files_are_bounded_by_count_as_well(live):
+    from ui.upload_share import MAX_HELD_FILES
+
+    kept = []
+    for n in range(MAX_HELD_FILES):
+        response = _upload(live, "203.0.113.7", 8, fill=b"%08d" % n)
+        assert response.status_code == 200
+        kept += response.json()
+    refused = _upload(live, "203.0.113.7", 8, fill=b"one more")
+    assert refused.status_code == 413 and f"{MAX_HELD_FILES} 个" in refused.text
+    discard_uploads(kept)
+
+
+def test_uploads_a_tab_never_ingested_go_when_it_closes_and_only_its_own(live):
+    mine = _upload(live, "203.0.113.20", 10 * KB).json()
+    theirs = _upload(live, "203.0.113.21", 10 * KB, fill=b"c").json()
+    kb = KnowledgeBase(live.service)
+    kb.uploads.hold("tab-1", mine)
+    kb.uploads.hold("tab-2", theirs)
+    kb.uploads.hold("tab-1", ["/etc/passwd"])  # a forged event naming a file outside the upload folder: ignored
+    kb.end_session(SimpleNamespace(session_hash="tab-1"))
+    assert not Path(mine[0]).exists() and not Path(mine[0]).parent.exists()
+    assert Path(theirs[0]).exists() and Path("/etc/passwd").exists()
+    kb.end_session(SimpleNamespace(session_hash="tab-2"))
+    assert not Path(theirs[0]).exists()
+
+
+def _multipart(size: int):
+    yield b'--XX\r\nContent-Disposition: form-data; name="files"; filename="big.md"\r\nContent-Type: text/markdown\r\n\r\n'
+    for _ in range(size // (64 * KB)):
+        yield b"a" * (64 * KB)
+    yield b"\r\n--XX--\r\n"
+
+
+def test_the_ledger_forgets_senders_whose_files_are_gone(tmp_path):
+    from ui.upload_share import SENDERS_BEFORE_PRUNE, UploadLedger
+
+    ledger = UploadLedger(10 * KB)
+    kept = tmp_path / "kept.md"
+    kept.write_bytes(b"x" * KB)
+    ledger.record("stays", [str(kept)])
+    for n in range(SENDERS_BEFORE_PRUNE + 1):
+        gone = tmp_path / f"{n}.md"
+        gone.write_bytes(b"x")
+        ledger.record(f"198.51.100.{n}", [str(gone)])
+        gone.unlink()
+    assert len(ledger._files) < 10 and ledger.held("stays") == (KB, 1)  # not a thousand senders for ever

@@ -1,0 +1,144 @@
+"""Each visitor's share of Gradio's upload folder: what their uploads hold there at once is bounded.
+
+Gradio's /gradio_api/upload takes files from anyone, before any event names a session, and keeps them for an hour
+(delete_cache in ui/blocks.py). One visitor sending file after file filled the folder down to the free-disk floor
+(ui/body_limit.py), and then nobody could upload. Here the files each upload left are recorded against its sender
+(its address, as ui/client.py reads it: a session hash is only a header the sender chooses), and an upload that
+would take a sender past ANNEX_SESSION_UPLOAD_MB, or past MAX_HELD_FILES files, is refused with 413 while it
+streams in; what it had sent is deleted, as is a part of an upload refused at the free-disk floor. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any, Awaitable, Callable
+
+from fastapi import HTTPException
+from fastapi.responses import PlainTextResponse
+from gradio.route_utils import MultiPartException
+
+from ui.client import client_address
+
+GRADIO_UPLOAD = ("POST", "/gradio_api/upload")
+MAX_HELD_FILES = 200  # files one sender's uploads may hold at once: each costs a folder and an inode, however small
+SENDERS_BEFORE_PRUNE = 1000  # past this many senders, the ones whose files are all gone are forgotten
+RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths; past this it is not read for them
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class UploadLedger:
+    """The files each sender's uploads left in the upload folder; what of them still exists counts."""
+
+    def __init__(self, max_bytes: int, max_files: int = MAX_HELD_FILES) -> None:
+        self.max_bytes = max_bytes  # 0: no cap
+        self.max_files = max_files
+        self._files: dict[str, dict[str, int]] = {}  # sender → path → size when recorded
+        self._lock = threading.Lock()
+
+    def held(self, sender: str) -> tuple[int, int]:
+        """Bytes and files the sender's uploads hold now (files gone since are forgotten)."""
+        with self._lock:
+            files = self._files.get(sender, {})
+            for path in [p for p in files if not os.path.exists(p)]:
+                del files[path]
+            if not files:
+                self._files.pop(sender, None)
+            return sum(files.values()), len(files)
+
+    def check(self, sender: str, incoming: int) -> None:
+        """HTTPException 413 when `incoming` more bytes (one more upload) would pass the sender's share."""
+        held, count = self.held(sender)
+        if self.max_bytes and held + incoming > self.max_bytes:
+            raise HTTPException(413, f"上传的文件已占用 {held / 2**20:.1f} MB，加上这次将超过每位访客的上限 "
+                                     f"{self.max_bytes / 2**20:g} MB（ANNEX_SESSION_UPLOAD_MB）：请先把已选的文件入库或"
+                                     "移除（关闭页面也会删除它们），再上传。")
+        if count >= self.max_files:
+            raise HTTPException(413, f"上传的文件已有 {count} 个未入库，达到每位访客的上限 {self.max_files} 个："
+                                     "请先把已选的文件入库或移除，再上传。")
+
+    def record(self, sender: str, paths: list[str]) -> None:
+        """The files an upload left, counted against its sender."""
+        sizes = {}
+        for path in paths:
+            try:
+                sizes[path] = os.stat(path).st_size
+            except OSError:  # already gone: nothing to count
+                continue
+        with self._lock:
+            self._files.setdefault(sender, {}).update(sizes)
+            if len(self._files) > SENDERS_BEFORE_PRUNE:  # senders who never came back: the table stays small
+                for gone in [s for s, files in self._files.items() if not any(map(os.path.exists, files))]:
+                    del self._files[gone]
+
+
+class UploadShare:
+    """ASGI middleware: Gradio's upload route, bounded per sender by an UploadLedger."""
+
+    def __init__(self, app: App, ledger: UploadLedger, hops: int) -> None:
+        self.app = app
+        self.ledger = ledger
+        self.hops = hops
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or (scope["method"], scope["path"].rstrip("/")) != GRADIO_UPLOAD:
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        sender = client_address((scope.get("client") or ("", 0))[0], headers, self.hops)
+        declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else 0
+        try:
+            self.ledger.check(sender, declared)
+        except HTTPException as exc:  # before the app: answered directly, nothing was read
+            await PlainTextResponse(exc.detail, exc.status_code)(scope, receive, send)
+            return
+        seen = 0
+        refused: HTTPException | None = None
+
+        async def counted() -> dict[str, Any]:
+            nonlocal seen, refused
+            try:
+                message = await receive()  # BodyLimit's (the disk floor) inside
+                seen += len(message.get("body", b""))
+                if seen > declared:  # chunked, or more than it said: measured as it comes
+                    self.ledger.check(sender, seen)
+            except HTTPException as exc:
+                # Gradio deletes the part it spooled only on its own MultiPartException; any other exception left a
+                # refused upload's first megabytes in the folder for good. It answers that one 413, "maximum allowed
+                # size" in its text; the answer is rewritten below to this refusal's status and message.
+                refused = exc
+                raise MultiPartException(f"{exc.detail} (over the maximum allowed size)") from exc
+            return message
+
+        answer = bytearray()
+        status = 0
+
+        async def recorded(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                if refused is not None:
+                    await PlainTextResponse(refused.detail, refused.status_code)(scope, receive, send)
+                    return
+            elif refused is not None:
+                return  # the refusal was sent whole
+            elif message["type"] == "http.response.body" and status == 200 and len(answer) < RESPONSE_MAX_BYTES:
+                answer.extend(message.get("body", b""))
+                if not message.get("more_body"):
+                    self.ledger.record(sender, _paths(bytes(answer)))
+            await send(message)
+
+        await self.app(scope, counted, recorded)
+
+
+def _paths(answer: bytes) -> list[str]:
+    """The paths in Gradio's answer to an upload (a JSON list of them); none if it is anything else."""
+    try:
+        paths = json.loads(answer)
+    except ValueError:
+        return []
+    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
