@@ -241,11 +241,13 @@ def test_gradio_speaks_chinese_to_an_english_browser(desk):
 
 
 def test_the_settings_have_chinese_names_and_the_api_name_in_small_print(desk):
+    from playwright.sync_api import expect
     desk.get_by_text("检索设置", exact=True).click()
     for label, api in (("检索片段数", "topK"), ("相关度门槛", "threshold"), ("附件跳转步数", "hops"),
                        ("参考前几轮问题", "historyTurns")):
-        assert desk.get_by_text(label, exact=True).first.is_visible()
-        assert desk.get_by_text(re.compile(f"· API：{api}$")).first.is_visible()
+        # the accordion opens after the click returns: wait for it, as a reader's eye would
+        expect(desk.get_by_text(label, exact=True).first).to_be_visible()
+        expect(desk.get_by_text(re.compile(f"· API：{api}$")).first).to_be_visible()
     labels = " ".join(desk.locator("label, .label-wrap, [data-testid='block-info']").all_inner_texts())
     assert not re.search(r"(?<!API：)\b(topK|threshold|hops|historyTurns)\s*：", labels)
     assert "share=True" not in desk.locator("body").inner_text()
