@@ -106,6 +106,7 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], bulk: 
     """Every timed figure on an opened store. Long on purpose: one timed script, each figure's setup beside its timing.
     """
     docs, per_doc = len(written), len(written[0].attachments) if written else 0
+    serving = {"service opened": _rss_mb()}  # the serving process's memory after each phase, to find what grows
     started = time.perf_counter()
     snapshot = service.read.current()  # built by open_service already: this only takes it
     snapshot_s = time.perf_counter() - started
@@ -139,11 +140,15 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], bulk: 
                 correct[name][0] += len(got & wanted)
                 correct[name][1] += len(wanted)
         _timed(times["turn"], lambda: list(pipeline.run(TurnRequest(question))))
+    serving["sampled questions (and the Kuzu reference steps)"] = _rss_mb()
     rebuild_s, upload_s = _rebuild_after_upload(service, corpus.parent)
     refresh_s = service.read.last_refresh_s
+    serving["one-line upload"] = _rss_mb()
     questions = [d.fact.question for d in chosen]
     during = _chats_during(service, questions, lambda: _upload_document(service, corpus.parent, per_doc))
+    serving["one document uploaded during chats"] = _rss_mb()
     visitor = _chats_during(service, questions, lambda: _reupload_one_line(service, corpus.parent, 10))
+    serving["ten one-line re-uploads during chats"] = _rss_mb()
     p50 = {k: percentile(v, 50) for k, v in times.items()}
     figures = {
         "docs": docs,
@@ -181,6 +186,7 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], bulk: 
         "turn_p50_ms": round(p50["turn"], 1),
         "turn_p95_ms": round(percentile(times["turn"], 95), 1),
         "peak_rss_mb": _peak_rss_mb(),  # the serving process: start, questions, uploads during questions
+        "serving_rss_steps_mb": serving,
         "ingest_peak_rss_mb": bulk["rss_mb"],  # the process of the bulk load
     }
     _summary(figures, len(chosen))
@@ -367,6 +373,8 @@ def _summary(f: dict, samples: int) -> None:
     print(f"hop speedup {f['hop_speedup']}×; lines resolved to the right attachment: graph {f['hop_correct']}, "
           f"keyword {f['baseline_hop_correct']}; peak RSS of the serving process {f['peak_rss_mb']:.0f} MB; of the "
           f"bulk load's process {f['ingest_peak_rss_mb']:.0f} MB")
+    print("serving process, resident after each phase: "
+          + "; ".join(f"{step} {mb:.0f} MB" for step, mb in f["serving_rss_steps_mb"].items()))
 
 
 if __name__ == "__main__":

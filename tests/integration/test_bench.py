@@ -26,6 +26,8 @@ def test_a_tiny_benchmark_prints_its_figures_as_the_last_line(tmp_path):
     for key in FIGURES - {"chunks"}:
         assert last[key] > 0, key
     assert last["hop_p50_ms"] <= last["hop_p95_ms"] and last["turn_p50_ms"] <= last["turn_p95_ms"]
+    steps = last["serving_rss_steps_mb"]  # where the serving process's memory grows, phase by phase
+    assert list(steps)[0] == "service opened" and len(steps) == 5 and all(mb > 0 for mb in steps.values())
     assert last["hop_correct"] == 1.0  # every 相关附件 line resolved to its own document's attachment
 
 
