@@ -23,9 +23,17 @@ KIND_WORD = r"附[ \u3000]?[件录表图]"
 KIND = rf"(?P<kind>{KIND_WORD}|{_BARE})"
 BARE_KIND = "附件"  # what 附1 is short for
 _DASH = r"[-－—–]"
-# Arabic (with an optional sub-number), Chinese numerals, or a single Latin letter.
+_DIGITS = r"[0-9０-９]+"
+# A sub-number: 附件1-2, 附件1.2 (dotted, as a standard numbers its clauses: not 附件1.2023年…, a title after the dot),
+# 附件一（1） / 附件2(3) (in brackets, one or two digits: not 附件1（略）, not 附件1（2023年版）).
+_SUB = (
+    rf"(?:{SPACE}{_DASH}{SPACE}{_DIGITS}(?![0-9０-９])"
+    rf"|[.．]{_DIGITS}(?![0-9０-９]|{SPACE}[年月日万亿元个项%％.．])"
+    rf"|{SPACE}[（(][0-9０-９]{{1,2}}[）)])"
+)
+# Arabic or Chinese numerals (with an optional sub-number), or a single Latin letter.
 NUMBER = (
-    rf"(?:[0-9０-９]+(?:{SPACE}{_DASH}{SPACE}[0-9０-９]+)?(?![0-9０-９])|{_CN_NUM}(?!分)"
+    rf"(?:{_DIGITS}(?![0-9０-９]){_SUB}?|{_CN_NUM}(?!分){_SUB}?"
     rf"|[A-Za-zＡ-Ｚａ-ｚ](?![A-Za-zＡ-Ｚａ-ｚ]))"
 )
 LABEL = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})")
@@ -37,16 +45,18 @@ def chinese_to_int(text: str) -> int:
 
 
 def normalize_number(raw: str) -> str:
-    """'一' → '1', '３－１' → '3-1', 'b' → 'B', '011' → '11'; '' stays '' (an unnumbered attachment)."""
+    """'一' → '1', '３－１' → '3-1', '1.2' → '1-2', '一（1）' → '1-1', 'b' → 'B', '011' → '11'; '' stays '' (an
+    unnumbered attachment). A sub-number is one however a document writes it: 附件1.2 and 附件1-2 name one attachment."""
     text = fold(raw).strip()
-    text = re.sub(r"\s*[-－—–]\s*", "-", text)
-    if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text):
-        return "-".join(p.lstrip("0") or "0" for p in text.split("-"))  # str(int()) of 5,000 digits would raise
-    if re.fullmatch(_CN_NUM, text):
+    text = re.sub(r"\s*(?:[-－—–.]|\((?=[0-9]+\)$))\s*", "-", text).removesuffix(")")
+    head, dash, sub = text.partition("-")
+    if re.fullmatch(_CN_NUM, head) and re.fullmatch(r"[0-9]*", sub):
         try:
-            return str(chinese_to_int(text))
+            head = str(chinese_to_int(head))
         except ValueError:  # 十十 is not a numeral: keep it as written rather than guess
             return text
+    if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text := head + dash + sub):
+        return "-".join(p.lstrip("0") or "0" for p in text.split("-"))  # str(int()) of 5,000 digits would raise
     return text.upper()
 
 
