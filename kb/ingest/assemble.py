@@ -99,7 +99,7 @@ def build_document(
     limits.check_time(main.file, began, "its attachment files")
     title = document_title(main, min((a.start for a in split.attachments), default=None))
     references = extract_references(text, attachments, structural, document_title=title, parts=nested,
-                                     listed=split.listed_titles)
+                                     listed=split.listed_titles, own=split.own)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
     limits.check_time(main.file, began, "linking its references")
     chunks = chunk_document(doc_id, text, attachments, target, cap, breaks)
