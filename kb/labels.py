@@ -84,3 +84,11 @@ def parse_unnumbered_label(text: str) -> str | None:
     """The label of a single unnumbered attachment written as its kind alone ('附件：受理费表' → '附件'), or None."""
     match = _KIND_ALONE.match(fold(text).strip())
     return normalize_kind(match.group("kind")) if match else None
+
+
+_LABEL_ALONE = re.compile(rf"{KIND}(?:{SPACE}(?P<number>{NUMBER}))?{SPACE}[：:]?")
+
+
+def is_label_alone(text: str) -> bool:
+    """The text is a label and nothing else (附件1, 附件2：, 附 件 3, 附件): a table cell that heads the table."""
+    return bool(_LABEL_ALONE.fullmatch(fold(text).strip()))
