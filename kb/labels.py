@@ -19,7 +19,8 @@ _MEASURE = r"[张份页件个本套篇册幅项条种]"
 _BARE = (rf"附(?={SPACE}(?:[0-9０-９]+(?![0-9０-９]*{SPACE}{_MEASURE})|{_CN_NUM}(?=[：:．.、\s]|$)))")
 # The kinds a document gives its attachments: 附件 (an annex of any content), 附录 (a standard's appendix), 附表 (a
 # table), 附图 (a drawing or map: 附图1 厂区平面布置图). Text taken from PDFs spaces them (附 件).
-KIND_WORD = r"附[ \u3000]?[件录表图]"
+KINDS = ("附件", "附录", "附表", "附图")
+KIND_WORD = rf"附[ \u3000]?[{''.join(kind[1] for kind in KINDS)}]"
 KIND = rf"(?P<kind>{KIND_WORD}|{_BARE})"
 BARE_KIND = "附件"  # what 附1 is short for
 _DASH = r"[-－—–]"
