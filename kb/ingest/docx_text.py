@@ -17,7 +17,7 @@ from lxml import etree
 
 from kb.errors import ParseError
 from kb.model import CELL_SEPARATOR, Heading
-from kb.labels import is_label_alone
+from kb.ingest.label_rows import header_line, heads_table
 
 UNPACKED_FACTOR = 10  # a .docx may unpack to this many times ANNEX_MAX_FILE_MB (XML is ~5-25x its zip)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -140,8 +140,8 @@ def _body_text(document) -> tuple[str, tuple[Heading, ...], tuple[str, ...]]:
         if isinstance(block, Table):
             rows = [_row_cells(row) for row in block.rows]
             new_lines = [CELL_SEPARATOR.join(cells) for cells in rows]
-            if _heads_table(rows):  # 附件1 | 节日值班安排表 | : the label over the table, not a row of it
-                new_lines[0] = " ".join(cell for cell in rows[0] if cell)
+            if heads_table(rows):  # 附件1 | 节日值班安排表 | : the label over the table, not a row of it
+                new_lines[0] = header_line(rows[0])
             new_lines = [line for line in new_lines if line.strip(" |")]
             level = 0
         else:
@@ -160,19 +160,6 @@ def _body_text(document) -> tuple[str, tuple[Heading, ...], tuple[str, ...]]:
 def split_tags(value: str) -> list[str]:
     """Tags from a keywords string separated by commas, semicolons or 、."""
     return [t.strip().strip("'\"") for t in re.split(r"[,，;；、]", value) if t.strip()]
-
-
-def _heads_table(rows: list[list[str]]) -> bool:
-    """The table's first row holds its attachment's label alone, or the label and one title cell: a form set as a
-    table carries 附件1 (and its title) in its top row, where a reader reads the attachment's header. Not when the
-    next row opens with a label too: rows of labels and titles are a table of the attachments sent."""
-    labelled = [_label_row(cells) for cells in rows[:2]]
-    return bool(labelled) and labelled[0] and not (len(labelled) > 1 and labelled[1])
-
-
-def _label_row(cells: list[str]) -> bool:
-    filled = [cell for cell in cells if cell]
-    return 1 <= len(filled) <= 2 and is_label_alone(filled[0])
 
 
 def _row_cells(row) -> list[str]:

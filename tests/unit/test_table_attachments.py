@@ -1,5 +1,5 @@
-"""Attachments of a .docx notice that are tables (python-docx files written here): the label in a paragraph above
-the table or in the table's own top row, the title above it, in its first row or beside the label; each is found,
+"""Attachments that are tables, in .docx notices (python-docx files written here) and web pages: the label in a
+paragraph above the table or in the table's own top row, the title above it, in its first row or beside the label; each is found,
 and a long table's later rows are indexed under its header row, not under the label row."""
 from __future__ import annotations
 
@@ -69,3 +69,21 @@ def test_a_table_that_lists_attachments_is_no_header(tmp_path):
     d.save(str(path))
     doc = build_document("t", parse_file(path, 1 << 20))
     assert doc.attachments == ()  # rows of labels and titles name the files; none of them heads a table
+
+
+PAGE = """<html><body><p>关于报送国庆值班表的通知</p><p>各单位：值班安排见附件1，值班电话见附件2。</p>
+<table><tr><td>附件1</td><td colspan="2">节日值班安排表</td></tr><tr><td>日期</td><td>值班领导</td><td>值班员</td></tr>
+<tr><td>10月1日</td><td>王五</td><td>赵六</td></tr></table>
+<table><tr><td>附件2</td><td></td></tr><tr><td>单位</td><td>电话</td></tr><tr><td>县应急局</td><td>0571-1234567</td></tr></table>
+<table><tr><td>附件3</td><td>报名表</td></tr><tr><td>附件4</td><td>承诺书</td></tr></table>
+</body></html>"""
+
+
+def test_a_web_pages_table_headed_by_its_label_row_is_that_attachment(tmp_path):
+    path = tmp_path / "值班通知.html"
+    path.write_text(PAGE, encoding="utf-8")
+    doc = build_document("t", parse_file(path, 1 << 20))
+    assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "节日值班安排表"), ("附件2", "")]
+    duty = doc.text[doc.attachments[0].start:doc.attachments[0].end]
+    assert duty.split("\n")[:2] == ["附件1 节日值班安排表", "| 日期 | 值班领导 | 值班员 |"]  # the header row is the table's
+    assert "| 附件3 | 报名表 |" in doc.text  # a table of labels and titles stays a table
