@@ -75,8 +75,10 @@ class OwnAttachments:
             return False
         begun = headers[container].order
         listed = frozenset(x for n, x, _ in self.lists if begun < n < at)
-        self._run = _Run(container, form, {label}, listed)
         self.own.setdefault(container, set()).add(label)
+        # Its own 附1 written inside it goes on to its 附2 only as its own list says: without one, 附件1 repeated
+        # (a PDF page's running label) is one header of its own, and the 附件2 below is the document's again.
+        self._run = _Run(container, form, {label}, listed) if container != label or listed else None
         return True
 
     def _container(self, label: str, at: int, headers: dict[str, _Header],

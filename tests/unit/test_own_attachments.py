@@ -100,3 +100,12 @@ def test_attachments_written_once_each_are_no_restart():
     doc = build_document("t", ParsedFile("n.txt", "n.txt", text, "h"))
     assert [a.label for a in doc.attachments] == ["附件1", "附件2", "附件3"]
     assert [c.attachment for c in doc.chunks] == ["", "附件1", "附件2", "附件3"]
+
+
+def test_a_label_written_again_on_each_page_of_its_attachment_starts_no_run():
+    # a PDF's 附件1 repeated at the top of each of its pages, then the notice's 附件2: no list of its own, no run
+    text = ("关于公布防汛物资储备的通知\n\n各乡镇：储备情况见附件1，责任人见附件2。\n\n某县应急管理局\n2023年5月6日\n\n"
+            "附件1\n防汛物资储备表\n| 序号 | 物资 |\n| 1 | 编织袋 |\n附件1\n| 2 | 救生衣 |\n\n附件2\n防汛责任人名单\n张三 县长\n")
+    doc = build_document("t", ParsedFile("n.txt", "n.txt", text, "h"))
+    assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "防汛物资储备表"), ("附件2", "防汛责任人名单")]
+    assert "| 2 | 救生衣 |" in text[doc.attachments[0].start:doc.attachments[0].end]
