@@ -19,13 +19,22 @@ _MEASURE = r"[张份页件个本套篇册幅项条种]"
 _BARE = (rf"附(?={SPACE}(?:[0-9０-９]+(?![0-9０-９]*{SPACE}{_MEASURE})|{_CN_NUM}(?=[：:．.、\s]|$)))")
 # The kinds a document gives its attachments: 附件 (an annex of any content), 附录 (a standard's appendix), 附表 (a
 # table), 附图 (a drawing or map: 附图1 厂区平面布置图). Text taken from PDFs spaces them (附 件).
-KIND_WORD = r"附[ \u3000]?[件录表图]"
+KINDS = ("附件", "附录", "附表", "附图")
+KIND_WORD = rf"附[ \u3000]?[{''.join(kind[1] for kind in KINDS)}]"
 KIND = rf"(?P<kind>{KIND_WORD}|{_BARE})"
 BARE_KIND = "附件"  # what 附1 is short for
 _DASH = r"[-－—–]"
-# Arabic (with an optional sub-number), Chinese numerals, or a single Latin letter.
+_DIGITS = r"[0-9０-９]+"
+# A sub-number: 附件1-2, 附件1.2 (dotted, as a standard numbers its clauses: not 附件1.2023年…, a title after the dot),
+# 附件一（1） / 附件2(3) (in brackets, one or two digits: not 附件1（略）, not 附件1（2023年版）).
+_SUB = (
+    rf"(?:{SPACE}{_DASH}{SPACE}{_DIGITS}(?![0-9０-９])"
+    rf"|[.．]{_DIGITS}(?![0-9０-９]|{SPACE}[年月日万亿元个项%％.．])"
+    rf"|{SPACE}[（(][0-9０-９]{{1,2}}[）)])"
+)
+# Arabic or Chinese numerals (with an optional sub-number), or a single Latin letter.
 NUMBER = (
-    rf"(?:[0-9０-９]+(?:{SPACE}{_DASH}{SPACE}[0-9０-９]+)?(?![0-9０-９])|{_CN_NUM}(?!分)"
+    rf"(?:{_DIGITS}(?![0-9０-９]){_SUB}?|{_CN_NUM}(?!分){_SUB}?"
     rf"|[A-Za-zＡ-Ｚａ-ｚ](?![A-Za-zＡ-Ｚａ-ｚ]))"
 )
 LABEL = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})")
@@ -37,16 +46,18 @@ def chinese_to_int(text: str) -> int:
 
 
 def normalize_number(raw: str) -> str:
-    """'一' → '1', '３－１' → '3-1', 'b' → 'B', '011' → '11'; '' stays '' (an unnumbered attachment)."""
+    """'一' → '1', '３－１' → '3-1', '1.2' → '1-2', '一（1）' → '1-1', 'b' → 'B', '011' → '11'; '' stays '' (an
+    unnumbered attachment). A sub-number is one however a document writes it: 附件1.2 and 附件1-2 name one attachment."""
     text = fold(raw).strip()
-    text = re.sub(r"\s*[-－—–]\s*", "-", text)
-    if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text):
-        return "-".join(p.lstrip("0") or "0" for p in text.split("-"))  # str(int()) of 5,000 digits would raise
-    if re.fullmatch(_CN_NUM, text):
+    text = re.sub(r"\s*(?:[-－—–.]|\((?=[0-9]+\)$))\s*", "-", text).removesuffix(")")
+    head, dash, sub = text.partition("-")
+    if re.fullmatch(_CN_NUM, head) and re.fullmatch(r"[0-9]*", sub):
         try:
-            return str(chinese_to_int(text))
+            head = str(chinese_to_int(head))
         except ValueError:  # 十十 is not a numeral: keep it as written rather than guess
             return text
+    if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", text := head + dash + sub):
+        return "-".join(p.lstrip("0") or "0" for p in text.split("-"))  # str(int()) of 5,000 digits would raise
     return text.upper()
 
 
@@ -74,3 +85,11 @@ def parse_unnumbered_label(text: str) -> str | None:
     """The label of a single unnumbered attachment written as its kind alone ('附件：受理费表' → '附件'), or None."""
     match = _KIND_ALONE.match(fold(text).strip())
     return normalize_kind(match.group("kind")) if match else None
+
+
+_LABEL_ALONE = re.compile(rf"{KIND}(?:{SPACE}(?P<number>{NUMBER}))?{SPACE}[：:]?")
+
+
+def is_label_alone(text: str) -> bool:
+    """The text is a label and nothing else (附件1, 附件2：, 附 件 3, 附件): a table cell that heads the table."""
+    return bool(_LABEL_ALONE.fullmatch(fold(text).strip()))

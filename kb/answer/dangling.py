@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 
-from kb.labels import LABEL, make_label
+from kb.ingest.header_lines import HEADER, is_title
+from kb.labels import KIND_WORD, LABEL, NUMBER, SPACE, make_label, normalize_kind
 
-# `附件：1.…` opens the list; each item a number, a mark, the title (`2.2018年…汇总表`, `1、《…报名表》点击下载`)
-_LIST_OPEN = re.compile(r"^\s*附\s*件\s*[：:]\s*(?:$|(?=[0-9０-９]{1,2}\s*[.．、]))")
-_ITEM = re.compile(r"^\s*(?:附\s*件\s*[：:]\s*)?(?P<n>[0-9０-９]{1,2})\s*[.．、]\s*(?P<title>\S.{1,60}?)\s*$")
+# `附件：1.…` opens the list (附表：1.… a list of tables); each item a number, a mark, the title (`2.2018年…汇总表`,
+# `1、《…报名表》点击下载`)
+_LIST_OPEN = re.compile(rf"^\s*(?P<kind>{KIND_WORD})\s*[：:]\s*(?:$|(?=[0-9０-９]{{1,2}}\s*[.．、]))")
+_ITEM = re.compile(rf"^\s*(?:{KIND_WORD}\s*[：:]\s*)?(?P<n>[0-9０-９]{{1,2}})\s*[.．、]\s*(?P<title>\S.{{1,60}}?)\s*$")
 # 《title》（附件2） / 《title》(见附件2)
-_BESIDE = re.compile(r"《(?P<title>[^》]{2,60})》\s*[（(]\s*(?:见|详见)?\s*(?P<label>附\s*件\s*[0-9０-９一二三四五六七八九十]{1,3})\s*[)）]")
+_BESIDE = re.compile(rf"《(?P<title>[^》]{{2,60}})》\s*[（(]\s*(?:见|详见)?\s*(?P<label>{KIND_WORD}{SPACE}{NUMBER})\s*[)）]")
 _LINK_WORDS = re.compile(r"[（(]?(?:点击下载|下载)[)）]?$")
 # 详见附件1, 见附件2, 参见附件3: the sentence sends the reader to that attachment for what it does not say itself
 _DEFERS = re.compile(r"(?:详见|见|参见|参阅|具体见)\s*$")
@@ -32,15 +34,23 @@ def dangling_titles(body: str, carried: set[str]) -> dict[str, str]:
         label = _label(m.group("label"))
         if label and label not in carried:
             out.setdefault(label, m.group("title").strip())
-    listing = False
+    kind = ""
     for line in body.split("\n"):
-        if _LIST_OPEN.match(line):
-            listing = True
-        item = _ITEM.match(line) if listing else None
-        if item is None:
-            listing = bool(_LIST_OPEN.match(line))  # the list ends at its first line that is no item
+        header = HEADER.match(line)
+        title = (header.group("title") or "").strip().strip("《》；; ") if header else ""
+        if title and is_title(title):  # 附件2：《…整改记录表》: a header line in the body names what it does not begin
+            label = make_label(header.group("kind"), header.group("number"))
+            if label not in carried:
+                out.setdefault(label, title)
+            kind = ""
             continue
-        label = make_label("附件", item.group("n"))
+        opened = _LIST_OPEN.match(line)
+        item = _ITEM.match(line) if kind or opened else None
+        if item is None:
+            kind = normalize_kind(opened.group("kind")) if opened else ""  # the list ends at its first non-item line
+            continue
+        kind = normalize_kind(opened.group("kind")) if opened else kind
+        label = make_label(kind, item.group("n"))
         if label not in carried:
             out.setdefault(label, _LINK_WORDS.sub("", item.group("title").strip()).strip("《》 "))
     return out

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Mapping, Sequence
 
-from kb.labels import LABEL, make_label
+from kb.labels import KIND_WORD, KINDS, LABEL, make_label
 from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
 )
@@ -43,9 +43,9 @@ _PARTS = re.compile(r"[？?]")
 # Sub-questions and examples looked up in turn, each a scoring pass over every source: a person asks a few at once;
 # past that the text is pasted rather than asked, and each pass more would make the turn's cost grow with its square.
 MAX_LOOKUPS = 12
-ATTACHED = frozenset(tokenize("附 附带 附有 所附 附件 附录 附表 附列"))
+ATTACHED = frozenset(tokenize(" ".join(("附", "附带", "附有", "所附", "附列", *KINDS))))
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
-_LIST_HEAD = re.compile(r"^\s*(?:附件|附录|附表)\s*[：:]\s*")
+_LIST_HEAD = re.compile(rf"^\s*{KIND_WORD}\s*[：:]\s*")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
 FOCUS_WEIGHT = 2.0

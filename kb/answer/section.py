@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 
 from kb.answer.prompts import ATTACHMENT_BLOCK_TITLE
-from kb.labels import LABEL, make_label
+from kb.labels import KIND_WORD, LABEL, make_label
 from kb.text import fold
 
 # The section heading in the forms models write it: **相关附件**, 相关附件：, ### 相关附件, 【相关附件】
@@ -23,7 +23,7 @@ _CITATION = re.compile(
     r"(?<!\s)\s*+(?:[-–—]\s*+)?\[[^\[\]]*\]\((?:CITE|cite)[^)]*\)|(?<!\s)\s*+\[\d+(?:[,，]\s*\d+)*\]|(?<!\s)\s*+\[\^?\d+\]"
 )
 _NONE = re.compile(r"^(?:无|没有|暂无|none|n/?a|—|-)[。.]?$", re.I)
-_SPLIT_INLINE = re.compile(r"[；;]|[、，,](?=\s*(?:附件|附录|附表))")
+_SPLIT_INLINE = re.compile(rf"[；;]|[、，,](?=\s*{KIND_WORD})")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ PART_SEPARATOR = "\n\n"
 # How annex-rag reads a file into attachments, references and chunks. Raise it whenever the same file would be read
 # differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
 # bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
-READING_VERSION = 6
+READING_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def build_document(
     limits.check_time(main.file, began, "its attachment files")
     title = document_title(main, min((a.start for a in split.attachments), default=None))
     references = extract_references(text, attachments, structural, document_title=title, parts=nested,
-                                     listed=split.listed_titles)
+                                     listed=split.listed_titles, own=split.own)
     limits.check_count(main.file, "references", len(references), limits.references, "ANNEX_MAX_REFERENCES")
     limits.check_time(main.file, began, "linking its references")
     chunks = chunk_document(doc_id, text, attachments, target, cap, breaks)

@@ -17,6 +17,7 @@ from lxml import etree
 
 from kb.errors import ParseError
 from kb.model import CELL_SEPARATOR, Heading
+from kb.ingest.label_rows import header_line, heads_table
 
 UNPACKED_FACTOR = 10  # a .docx may unpack to this many times ANNEX_MAX_FILE_MB (XML is ~5-25x its zip)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -137,7 +138,10 @@ def _body_text(document) -> tuple[str, tuple[Heading, ...], tuple[str, ...]]:
     offset = 0
     for block in document.iter_inner_content():
         if isinstance(block, Table):
-            new_lines = [_row_text(row) for row in block.rows]
+            rows = [_row_cells(row) for row in block.rows]
+            new_lines = [CELL_SEPARATOR.join(cells) for cells in rows]
+            if heads_table(rows):  # 附件1 | 节日值班安排表 | : the label over the table, not a row of it
+                new_lines[0] = header_line(rows[0])
             new_lines = [line for line in new_lines if line.strip(" |")]
             level = 0
         else:
@@ -158,7 +162,7 @@ def split_tags(value: str) -> list[str]:
     return [t.strip().strip("'\"") for t in re.split(r"[,，;；、]", value) if t.strip()]
 
 
-def _row_text(row) -> str:
+def _row_cells(row) -> list[str]:
     cells: list[str] = []
     previous = None
     for cell in row.cells:
@@ -166,7 +170,7 @@ def _row_text(row) -> str:
             continue
         previous = cell._tc
         cells.append(" ".join(cell.text.split()))
-    return CELL_SEPARATOR.join(cells)
+    return cells
 
 
 def _heading_level(style_name: str) -> int:

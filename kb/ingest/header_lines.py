@@ -14,8 +14,11 @@ SEPARATOR = r"(?:\**\s*[：:、.．\-－—–_]+\s*|\**\s+)"
 _STATUS_WORDS = r"(?:规范性|资料性|标准的|提示的|参考性?|补充|推荐性?)"
 STATUS = re.compile(rf"^[#*\s]*[（(]\s*{_STATUS_WORDS}\s*(?:附录|附件|件)?\s*[）)]\s*")
 # 附录A 术语, 附件1：名单; 附 录 E（资料性）示例: the status right after the label, the title after it.
+# A colon after the kind only when the number stands alone after it (附件：1. / 标题 on the next line, the list's form
+# written as each attachment's header): 附件：1．标题 on one line is an entry of the list.
+_COLON = rf"(?:{SPACE}[：:](?={SPACE}{NUMBER}{SPACE}[.．、]?[*\s]*$))?"
 HEADER = re.compile(
-    rf"^{DECOR}{KIND}{SPACE}(?P<number>{NUMBER})(?:(?:{SEPARATOR}|(?=[（(]\s*{_STATUS_WORDS}))(?P<title>.*?))?[*\s]*$"
+    rf"^{DECOR}{KIND}{_COLON}{SPACE}(?P<number>{NUMBER})(?:(?:{SEPARATOR}|(?=[（(]\s*{_STATUS_WORDS}))(?P<title>.*?))?[*\s]*$"
 )
 # Table-of-contents entry: a tab, dot leaders (two, or one …) or a wide gap, then a page number. Read from the line's
 # end by string methods: a pattern anchored at $ and searched from every start is cubic on a long run of spaces.

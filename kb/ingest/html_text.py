@@ -26,6 +26,7 @@ from readability import Document as Readable
 
 from kb.errors import ParseError
 from kb.ingest.html_blocks import BLOCK_TAGS, block_regions, tables_on_their_lines
+from kb.ingest.label_rows import header_line, heads_table
 from kb.labels import KIND, NUMBER, SPACE
 
 _DROPPED = frozenset({"script", "style", "head", "title", "meta", "link", "template", "noscript", "iframe", "object"})
@@ -224,8 +225,8 @@ def _table_lines(table, tables: _Tables) -> list[str]:
     # A row of one cell across the whole width is a line above or below the table: its caption (表A.1 储存限量), a
     # unit (单位：吨), a note (注：…), not a row of values under the header.
     captions = len(lines)
-    while len(rows) > 1 and _across(rows[0][0]):
-        lines.append(rows.pop(0)[0][0])
+    while len(rows) > 1 and (_across(rows[0][0]) or heads_table([cells for cells, _ in rows[:2]])):
+        lines.append(header_line(rows.pop(0)[0]))  # its caption, or its attachment's label row (附件1 | 名单 |)
         tables.saw_text(lines[-1])
     notes = []
     while len(rows) > 1 and _across(rows[-1][0]):

@@ -1,10 +1,18 @@
-"""A header written again inside the attachment it names: the attachment's own attachment (附件1, a plan with its own
-list, then its 附1), not a second 附件1."""
+"""Headers written again inside the attachment that carries them: the attachment's own attachments, not the
+document's. A plan given as 附件1 lists and carries its 附1; a notice's 附件3 is a plan with its own list 附件：1．… 3．
+and its own 附件1 … 附件3 below. Numbered again from 1, they restart inside the attachment they belong to: each is read
+as part of it (a chunk begins at its header) and a mention inside that attachment names its own, never the
+notice's 附件1 of the same label, which survives as written."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from kb.ingest.header_lines import is_header_line
+from kb.text import squash
+
+# The numbers a numbering starts from: an attachment's own list restarts at 附件1 (附录A, 附件1-1).
+_FIRST = frozenset({"1", "A", "1-1"})
 
 
 class _Line(Protocol):
@@ -13,6 +21,7 @@ class _Line(Protocol):
 
 class _Header(Protocol):
     order: int  # the index of its line
+    kind: str
     inline: bool
     omitted: bool
 
@@ -27,6 +36,74 @@ def inside_own(content: NextContent, earlier: _Header | None, header_lines: list
     if header_lines and header_lines[-1][0] > earlier.order:  # the last header read stands between
         return False
     return content.after(earlier.order) < at
+
+
+@dataclass
+class _Run:
+    container: str
+    form: str  # the kind as its first header writes it (附 of 附1, 附件): another form is the document's again
+    labels: set[str]
+    listed: frozenset[str]  # what the container's own list names; empty when it has none
+
+
+@dataclass
+class OwnAttachments:
+    """Reads, header by header, which headers are an attachment's own (see the module's docstring)."""
+
+    content: NextContent
+    lists: Sequence[tuple[int, str, str]]  # every attachment list's entries: (line index, label, title)
+    own: dict[str, set[str]] = field(default_factory=dict)  # container → the labels of its own attachments
+    _run: _Run | None = None
+
+    def holds(self, label: str, form: str, title: str, at: int, headers: dict[str, _Header],
+              header_lines: list[tuple[int, str, str]]) -> bool:
+        """Whether the header of `label` on line `at` (its kind written `form`, its title `title`) is the own
+        attachment of the one being read. The run of own attachments ends at a label it already holds (the
+        notice's 附件2 after the plan's 附件1 … 附件3), at a label its own list does not name, at another written
+        form (附件2 after 附1), or at the title the document's list before the container gives that label."""
+        run = self._run
+        if run is not None:
+            if label in run.labels or form != run.form or (run.listed and label not in run.listed) \
+                    or (title and self._outer_title(label, headers[run.container].order) == squash(title)):
+                self._run = None
+            else:
+                run.labels.add(label)
+                self.own[run.container].add(label)
+                return True
+        container = self._container(label, at, headers, header_lines)
+        if container is None:
+            return False
+        begun = headers[container].order
+        listed = frozenset(x for n, x, _ in self.lists if begun < n < at)
+        self.own.setdefault(container, set()).add(label)
+        # Its own 附1 written inside it goes on to its 附2 only as its own list says: without one, 附件1 repeated
+        # (a PDF page's running label) is one header of its own, and the 附件2 below is the document's again.
+        self._run = _Run(container, form, {label}, listed) if container != label or listed else None
+        return True
+
+    def _container(self, label: str, at: int, headers: dict[str, _Header],
+                   header_lines: list[tuple[int, str, str]]) -> str | None:
+        """The attachment a header of a label already begun restarts inside: the one it was written in (its 附1), or
+        the last one read when the header starts a numbering anew (附件1 inside the notice's 附件3) and both the
+        earlier 附件1 and that attachment hold content of their own."""
+        earlier = headers.get(label)
+        if inside_own(self.content, earlier, header_lines, at):
+            return label
+        if earlier is None or earlier.inline or earlier.omitted or not header_lines:
+            return None
+        if label[len(earlier.kind):] not in _FIRST:
+            return None
+        last, container, _ = header_lines[-1]
+        if container == label or container not in headers or headers[container].order != last:
+            return None
+        following = next((n for n, _, _ in header_lines if n > earlier.order), at)
+        if self.content.after(earlier.order) >= following or self.content.after(last) >= at:
+            return None  # one of them is a list's line, not an attachment that holds anything
+        return container
+
+    def _outer_title(self, label: str, before: int) -> str:
+        """The title a list written before line `before` gives `label`, squashed; '' when none does."""
+        return next((squash(title) for n, x, title in self.lists if n < before and x == label), "")
 
 
 class NextContent:

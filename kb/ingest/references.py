@@ -43,13 +43,16 @@ def extract_references(
     document_title: str = "",
     parts: Mapping[str, str] | None = None,
     listed: Mapping[str, str] | None = None,
+    own: Mapping[str, frozenset[str]] | None = None,
 ) -> tuple[Reference, ...]:
     """All references in text[start:], ordered by position; dangling ones have target None.
 
     `document_title` keeps 《<this document>》附录B the document's own rather than a cited one's. `parts` maps a
     label read as part of another attachment to it (附表1-2 → 附件1): a mention of the part leads to the whole.
     `listed` maps labels to the titles the document's own list gives them: a title listed for an attachment the
-    text does not hold names that missing one, never another that shares its words."""
+    text does not hold names that missing one, never another that shares its words. `own` maps an attachment to
+    the labels of the attachments it carries itself (a plan's own 附件1 … 附件3, numbered again inside it): there a
+    mention of 附件2 names the plan's own, part of it, not the document's 附件2."""
     labels = {a.label for a in attachments}
     within = dict(parts or {})
     owner = _Owner(attachments)
@@ -65,6 +68,8 @@ def extract_references(
         source = owner.of(at)
         mention = match.group(0)
         for label in _labels_of(match):
+            if label in (own or {}).get(source, ()):
+                continue  # the attachment's own, inside it
             target = label if label in labels else within.get(label)
             if source in (label, target):
                 continue  # an attachment naming itself, or a table of its own

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from kb.ingest.after_signoff import attachment_after_signoff
 from kb.ingest.listed_headers import drop_closing_list, drop_listed
-from kb.ingest.nested_headers import NextContent, inside_own
+from kb.ingest.nested_headers import NextContent, OwnAttachments
 from kb.ingest.header_lines import DECOR, FILE_NAME, HEADER, SEPARATOR, STATUS, is_header_line, is_title, is_toc_line
 from kb.ingest.run_on import inline_breaks
 from kb.labels import BARE_KIND, KIND, NUMBER, SPACE, make_label, normalize_kind
@@ -59,6 +59,7 @@ class Split:
     listed_titles: dict[str, str]  # label → title named by an attachment list
     parts: dict[str, str] = field(default_factory=dict)  # 附表1-1 → 附件1: a header read as part of the one it sits in
     part_starts: tuple[int, ...] = ()  # where each part's header line begins: a chunk starts there
+    own: dict[str, frozenset[str]] = field(default_factory=dict)  # 附件3 → {附件1, 附件2}: the labels of its own
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
     headers: dict[str, _Header] = {}
     header_lines: list[tuple[int, str, str]] = []  # every line read as a header, in order: (line index, label, title)
     nested: list[int] = []  # where an attachment's own attachment begins (附1 inside 附件1): a chunk starts there
-    content = NextContent(lines)
+    own = OwnAttachments(NextContent(lines), [(n, make_label(e.kind, e.number), e.title) for n, e in list_entries])
     in_list = {s for s, _ in list_spans}
     for i, line in enumerate(lines):
         if line.start in in_list:
@@ -173,7 +174,7 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
             elif named and below.startswith(named):
                 below = named  # 风险物质及临界量清单 序号 物质名称 …: the title runs on into the table; the list ends it
             title = below or named or _first_sentence_below(lines, i)
-        if inside_own(content, headers.get(label), header_lines, i):  # 附件1 某某方案 … 附1 方案附表: its own
+        if own.holds(label, re.sub(r"\s", "", match.group("kind")), title, i, headers, header_lines):  # 附件1 方案 … 附1: its own
             nested.append(line.start)
             structural.append((line.start, line.end))
             continue
@@ -214,7 +215,8 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         if not head.inline:
             structural.append((lines[head.order].start, lines[head.order].end))
     listed = {label: _unquoted(title) for label, title in listed.items()}
-    return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)))
+    owned = {label: frozenset(held) for label, held in own.own.items()}
+    return Split(tuple(attachments), tuple(sorted(structural)), listed, parts, tuple(sorted(part_starts)), owned)
 
 
 def _parts(text: str, ordered: list[tuple[str, _Header]]) -> dict[str, str]:
@@ -379,7 +381,7 @@ def _attachment_lists(lines: list[Line]) -> tuple[dict[str, str], list[tuple[int
         spans.append((lines[i].start, lines[i].end))
         for n, line, entry, offset in entries:
             title = entry.group("title").strip()
-            titles[make_label(kind, entry.group("number"))] = title
+            titles.setdefault(make_label(kind, entry.group("number")), title)  # an attachment's own list names its own
             spans.append((line.start, line.end))
             begin = line.start + offset + entry.start("number")
             listed.append((n, _Entry(kind, entry.group("number"), title, begin, line.end)))

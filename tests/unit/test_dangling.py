@@ -33,3 +33,14 @@ def test_a_sentence_that_says_more_than_its_pointer_does_not_defer():
     assert deferred_labels(sentence) == []
     # …unless the question asks for the detail the pointer names
     assert deferred_labels(sentence, "年会会场万达嘉华酒店的具体地址是哪里？") == ["附件1"]
+
+
+def test_a_list_written_as_header_lines_names_what_the_body_does_not_carry():
+    # 成都地铁 检三技[2017]第078号: the entries are header lines under the body, then the department and the date
+    body = ("九、其他\n    各班组将学习记录填入附件1《检技通学习记录表》中。\n附件1：《检技通学习记录表》\n"
+            "附件2：《7号线受电弓气阀箱电磁阀整改记录表》\n\n检修三车间技术组\n2017年10月20日\n")
+    assert dangling_titles(body, {"附件1"}) == {"附件2": "7号线受电弓气阀箱电磁阀整改记录表"}
+    # a list of tables is a list of 附表, and a 附图 named beside its label is a 附图
+    tables = "附表：1.增加滤波元件记录表\n2.增加滤波元件统计表\n\n检修三车间技术组\n"
+    assert dangling_titles(tables, set()) == {"附表1": "增加滤波元件记录表", "附表2": "增加滤波元件统计表"}
+    assert dangling_titles("疏散路线按《厂区疏散路线图》（见附图2）执行。", set()) == {"附图2": "厂区疏散路线图"}
