@@ -23,6 +23,7 @@ from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
 from kb.answer.units import folded, names_document, read_units, words
+from kb.answer.rewording import kind_kept, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
 from kb.answer.question import (
@@ -53,6 +54,9 @@ QUOTED_MATCH = 1.25
 # A question word the sentence lacks, but whose characters it holds in other words (降到/降至, 东侧/东邻, 颜色/涂色):
 # Chinese compounds share their characters, so each counts for a share of the word's weight.
 CHAR_CREDIT = 0.5
+# ... unless no source writes the word whole and the sentence writes its head (色 of 颜色, where the specification
+# writes 涂色): no sentence holds it to be preferred, and that share counts in full (kb/answer/rewording.py)
+REWORDED_CREDIT = 1.0 / CHAR_CREDIT
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
 BRACKET_MATCH = 1.25  # the row whose bracket holds the amount the question gives, as QUOTED_MATCH
@@ -152,8 +156,12 @@ class ExtractiveAnswerer:
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
+        # a word no source writes (选委, 颜色): a unit holds it as the phrase it shortens (选举委员), else its characters
+        reworded = written_nowhere(long_words, [folded(f"{s.doc_title} {s.title} {s.text}") for s in sources]
+                             + [folded(cover) for cover in (covers or {}).values()])
         token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
                       | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
+                      | frozenset(t for t in reworded if shortened(t, folded(text)))
                       if any(t in folded(text) for t in weights) else _NONE for _, _, text, *_ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
@@ -215,8 +223,9 @@ class ExtractiveAnswerer:
             around = about[source.n] | words(heading) if heading and not lead else about[source.n]
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             written, around = folded(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in near_words
-                       if t not in tokens and t not in about[source.n]) / total
+            near = sum(weights[t] * idf[t] * _char_share(t, written, around)
+                       * (REWORDED_CREDIT if t in reworded and kind_kept(t, written) else 1.0)
+                       for t in near_words if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if fit:
                 coverage *= BRACKET_MATCH

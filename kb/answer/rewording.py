@@ -1,0 +1,55 @@
+"""How a question says in its own words what a document writes otherwise, as a careful reader hears it.
+
+A user shortens the document's phrase (选委 for 选举委员, 直选 for 直接选举) or picks a near word sharing its characters
+(颜色 for 涂色). A question word that no source writes whole cannot be held by any sentence: counted at its full
+weight it would count against every sentence alike and decline an answerable question. So a word written nowhere
+is read through its characters: a unit that writes them in order, close together, holds it (an abbreviation); a unit
+that writes the last character of a two-character word — the head that names its kind: 色 of 颜色 and of 涂色, a
+colour — holds that share of it in full (kb/answer/offline.py), there being no sentence that holds it whole to prefer.
+A word none of whose characters is written (油漆, 工资), or only one that is no head (机 of 无人机 in 发电机, 处置 of
+处置厂 in 处置场所), still counts against every sentence: the document does not speak of it, and the question may be
+one it cannot answer.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+# Characters a shortened word may skip between two of its own in the document's phrase: one in 选(举)委 and
+# 直(接)选, two in 环(境)(保)护 — past that the characters are merely in one sentence, not one phrase (特…首 of
+# 特别行政区的首长 skips five; 工…资 never stand that close in a document that does not speak of 工资).
+MAX_SKIP = 2
+_CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,}$")
+
+
+def written_nowhere(words: Iterable[str], texts: Iterable[str]) -> frozenset[str]:
+    """The question's Chinese words of two or more characters that none of the texts writes whole; of a word jieba
+    also cut into pieces (无人机, 无人, 人机), the whole word only: a piece of a word nobody writes is no word the
+    question says (人机 is no 机 of 发电机)."""
+    texts = list(texts)
+    nowhere = {w for w in words if _CJK_WORD.match(w) and not any(w in t for t in texts)}
+    return frozenset(w for w in nowhere if not any(w != other and w in other for other in nowhere))
+
+
+def shortened(word: str, text: str) -> bool:
+    """The text writes the word's characters in order, each within MAX_SKIP characters of the one before: a phrase
+    the word abbreviates (选举委员会 for 选委)."""
+    start = text.find(word[0])
+    while start != -1:
+        at, ok = start, True
+        for ch in word[1:]:
+            nxt = text.find(ch, at + 1, at + 2 + MAX_SKIP)
+            if nxt == -1:
+                ok = False
+                break
+            at = nxt
+        if ok:
+            return True
+        start = text.find(word[0], start + 1)
+    return False
+
+
+def kind_kept(word: str, text: str) -> bool:
+    """The text writes the head of a two-character word (色 of 颜色): it speaks of that kind of thing in its own word
+    (涂色). A longer word's last character is too little of it to stand for the whole (机 of 无人机)."""
+    return len(word) == 2 and word[-1] in text
