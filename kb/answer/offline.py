@@ -23,9 +23,9 @@ from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
 from kb.answer.units import folded, names_document, read_units, words
-from kb.answer.rewording import kind_kept, shortened, written_nowhere
+from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
-from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
+from kb.answer.numbers import LIST_NUMBER, counts, gives_money, has_number, measured
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
@@ -136,6 +136,8 @@ class ExtractiveAnswerer:
         # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
         unwritten = {t for t in weights if (t in grammar_words(question) or glued_modal(t))
                      and not any(t in folded(s.text) for s in sources)}
+        unwritten |= said_otherwise(question, [folded(s.text) for s in sources]) & set(weights)  # 能*拿*多少*钱*
+        money = asks_money(question)
         value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
         kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
         kinds = kinds if len(weights) > len(kinds) else set()
@@ -242,6 +244,8 @@ class ExtractiveAnswerer:
                 coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
                 coverage *= NO_NUMBER
+            elif money and not gives_money(f"{lead}{text}"):
+                coverage *= NO_NUMBER  # 多少钱: a number of 人 is no amount of money
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):

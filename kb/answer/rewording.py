@@ -15,11 +15,16 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from kb.answer.question_words import words_of
+
 # Characters a shortened word may skip between two of its own in the document's phrase: one in 选(举)委 and
 # 直(接)选, two in 环(境)(保)护 — past that the characters are merely in one sentence, not one phrase (特…首 of
 # 特别行政区的首长 skips five; 工…资 never stand that close in a document that does not speak of 工资).
 MAX_SKIP = 2
 _CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,}$")
+_CJK_CHAR = re.compile(r"^[\u4e00-\u9fff]$")
+# 多少钱, 几岁, 几天: the question word, then the unit the answer is counted in
+_COUNTING = re.compile(r"(?:多少|几)$")
 
 
 def written_nowhere(words: Iterable[str], texts: Iterable[str]) -> frozenset[str]:
@@ -53,3 +58,29 @@ def kind_kept(word: str, text: str) -> bool:
     """The text writes the head of a two-character word (色 of 颜色): it speaks of that kind of thing in its own word
     (涂色). A longer word's last character is too little of it to stand for the whole (机 of 无人机)."""
     return len(word) == 2 and word[-1] in text
+
+
+def said_otherwise(question: str, texts: Iterable[str]) -> frozenset[str]:
+    """The question's one-character words that no text writes and that name nothing: a verb of speech (拿 of 能拿多少,
+    给 of 给多少) where the document writes its own (每生每年8000元 gives no verb at all), or the unit right after
+    多少/几 (钱 of 多少钱, where the document counts in 元: the sentence must give an amount of money instead,
+    kb/answer/offline.py). They weigh nothing, as a reader looks past them; a noun
+    the question names (狗, 车) is no such word, and still counts against every sentence that does not write it."""
+    texts = list(texts)
+    words = words_of(question)
+    out = set()
+    for i, w in enumerate(words):
+        if not _CJK_CHAR.match(w.text) or any(w.text in t for t in texts):
+            continue
+        counted = i > 0 and bool(_COUNTING.search(words[i - 1].text))
+        if w.flag.startswith("v") or counted:
+            out.add(w.text)
+    return frozenset(out)
+
+
+def asks_money(question: str) -> bool:
+    """多少钱, 几块钱: the question asks for an amount of money."""
+    return bool(_MONEY_ASKED.search(question))
+
+
+_MONEY_ASKED = re.compile(r"(?:多少|几)[块元]?钱")

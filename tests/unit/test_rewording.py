@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kb.answer.offline import ExtractiveAnswerer
-from kb.answer.rewording import kind_kept, shortened, written_nowhere
+from kb.answer.rewording import kind_kept, said_otherwise, shortened, written_nowhere
 from kb.turn import Source
 
 # An election annex and a drawing specification in the form real laws attach them (附件一, 附件 with 说明)
@@ -92,3 +92,24 @@ def test_a_two_character_word_is_spoken_of_where_the_text_writes_its_head(word, 
 
 def test_of_a_word_cut_into_pieces_only_the_whole_word_is_read_as_reworded():
     assert written_nowhere(["无人", "人机", "无人机", "东岭"], ["6．柴油发电机：2台，存放于东岭仓库。"]) == {"无人机"}
+
+
+NOTICE = "\n".join([
+    "一、资助项目和范围",
+    "1. 国家奖学金：每生每年8000元。我校二年级及以上特别优秀的全日制本科在校生。",
+    "二、名额分配情况（见附件1）",
+    "4. 9月28日组织各院（部）资助工作专员在致远楼424进行奖助学金填报系统的相关培训。",
+])
+AID = [_source(1, "奖助学金评审工作的通知", "", "", NOTICE)]
+
+
+def test_a_colloquial_verb_and_the_unit_after_how_much_that_no_text_writes_weigh_nothing():
+    assert said_otherwise("国家奖学金一年能拿多少钱？", [NOTICE]) >= {"拿", "钱"}
+    assert "书" not in said_otherwise("国家奖学金发几本书？", [NOTICE])  # a thing the question names still counts
+    answer = quoted("国家奖学金一年能拿多少钱？", AID)
+    assert "1. 国家奖学金：每生每年8000元。" in answer, answer
+
+
+def test_how_much_money_is_answered_by_an_amount_of_money_only():
+    # 多少钱 asks for 元: the council's 60人 is a number, no amount; the document does not say what a chairman earns
+    assert quoted("立法会议员每届多少钱？", LAW) == []
