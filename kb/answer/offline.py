@@ -23,6 +23,7 @@ from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
 from kb.answer.units import folded, names_document, read_units, words
+from kb.answer.question_words import words_of
 from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
 from kb.answer.numbers import LIST_NUMBER, counts, gives_money, has_number, measured
@@ -161,6 +162,7 @@ class ExtractiveAnswerer:
         # a word no source writes (选委, 颜色): a unit holds it as the phrase it shortens (选举委员), else its characters
         reworded = written_nowhere(long_words, [folded(f"{s.doc_title} {s.title} {s.text}") for s in sources]
                              + [folded(cover) for cover in (covers or {}).values()])
+        flags = {w.text: w.flag for w in words_of(question)} if reworded else {}  # 颜色 a noun, 处罚 a verb
         token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
                       | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
                       | frozenset(t for t in reworded if shortened(t, folded(text)))
@@ -226,7 +228,7 @@ class ExtractiveAnswerer:
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             written, around = folded(text), about_chars[source.n]
             near = sum(weights[t] * idf[t] * _char_share(t, written, around)
-                       * (REWORDED_CREDIT if t in reworded and kind_kept(t, written) else 1.0)
+                       * (REWORDED_CREDIT if t in reworded and kind_kept(t, written, flags.get(t, "n")) else 1.0)
                        for t in near_words if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if fit:

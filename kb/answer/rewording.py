@@ -54,10 +54,19 @@ def shortened(word: str, text: str) -> bool:
     return False
 
 
-def kind_kept(word: str, text: str) -> bool:
-    """The text writes the head of a two-character word (色 of 颜色): it speaks of that kind of thing in its own word
-    (涂色). A longer word's last character is too little of it to stand for the whole (机 of 无人机)."""
-    return len(word) == 2 and word[-1] in text
+def kind_kept(word: str, text: str, flag: str = "n") -> bool:
+    """The text writes a two-character word's head in a word of its own: a noun's last character names its kind (色 of
+    颜色, in 涂色); a verb's two characters each carry the act (处 of 处罚 in 处以, 布 of 发布 in 公布). A longer word's
+    one character is too little of it to stand for the whole (机 of 无人机), and a word of time or a pronoun has no such
+    head (每 of 每天 in 每日 is no day)."""
+    if len(word) != 2:
+        return False
+    if flag.startswith("v"):
+        return bool(re.search(f"{re.escape(word[0])}{_CJK}|{_CJK}{re.escape(word[1])}", text))
+    return flag.startswith("n") and bool(re.search(f"{_CJK}{re.escape(word[1])}", text))
+
+
+_CJK = "[\u4e00-\u9fff]"
 
 
 def said_otherwise(question: str, texts: Iterable[str]) -> frozenset[str]:
