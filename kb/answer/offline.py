@@ -16,7 +16,9 @@ from typing import Mapping, Sequence
 
 from kb.labels import LABEL, make_label
 from kb.answer.shapes import (
-    Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
+    MAX_LIST_ITEMS,
+    Candidate, followed, introduced, items_of, list_items, named_heading, named_only, opening, owned, titled,
+    with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.brackets import amounts, bracket_fit
@@ -193,6 +195,9 @@ class ExtractiveAnswerer:
         misnamed = misnamed_documents(question, sources, present)
         # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
         # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
+        asked_titles = named_only(question, weights, sources, ruled_out | misnamed)
+        if asked_titles:  # 矿产资源分类细目: the title alone, asked — the attachment it names, read
+            return [c for s in asked_titles for c in opening(s)[:MAX_LIST_ITEMS // len(asked_titles)]]
         owner = owner_words(question) if wants.value else set()
         written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
         unlisted = any(not written.intersection(t) for t in owner)
