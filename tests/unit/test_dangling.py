@@ -33,3 +33,10 @@ def test_a_sentence_that_says_more_than_its_pointer_does_not_defer():
     assert deferred_labels(sentence) == []
     # …unless the question asks for the detail the pointer names
     assert deferred_labels(sentence, "年会会场万达嘉华酒店的具体地址是哪里？") == ["附件1"]
+
+
+def test_a_question_that_asks_which_attachment_is_answered_by_the_pointer():
+    # 见哪个附件 asks for the label: 见附件1 is the answer, carried or not
+    assert deferred_labels("二、名额分配情况（见附件1）", "名额分配情况见哪个附件？") == []
+    assert deferred_labels("三、评审程序（见附件2）", "评审程序在哪个附件里？") == []
+    assert deferred_labels("三、评审程序（见附件2）", "评审程序有哪几步？") == ["附件2"]
