@@ -162,8 +162,8 @@ class ExtractiveAnswerer:
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
         # a word no source writes (选委, 颜色): a unit holds it as the phrase it shortens (选举委员), else its characters
-        reworded = written_nowhere(long_words, [folded(f"{s.doc_title} {s.title} {s.text}") for s in sources]
-                             + [folded(cover) for cover in (covers or {}).values()])
+        reworded = written_nowhere(long_words, [folded(t) for s in sources for t in (s.doc_title, s.title or "", s.text)]
+                                   + [folded(cover) for cover in (covers or {}).values()])
         flags = {w.text: w.flag for w in words_of(question)} if reworded else {}  # 颜色 a noun, 处罚 a verb
         token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
                       | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
