@@ -22,6 +22,9 @@ _BESIDE = re.compile(rf"《(?P<title>[^》]{{2,60}})》\s*[（(]\s*(?:见|详见
 _LINK_WORDS = re.compile(r"[（(]?(?:点击下载|下载)[)）]?$")
 # 详见附件1, 见附件2, 参见附件3: the sentence sends the reader to that attachment for what it does not say itself
 _DEFERS = re.compile(r"(?:详见|见|参见|参阅|具体见)\s*$")
+# 见哪个附件, 在哪个附表里, 附件几: the question asks which attachment holds it — the pointer is its answer, whether
+# or not the attachment came with the document
+_ASKS_WHICH = re.compile(r"哪(?:个|一个|一份|份|一)?\s*(?:附件|附表|附录)|(?:附件|附表|附录)\s*(?:几|多少号)|第几个?附件")
 MAX_REST = 12  # characters a pointer's sentence holds besides it (资格及岗位条件) and still says nothing itself
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _NUMBERING = re.compile(r"^\s*(?:[（(][一二三四五六七八九十0-9]+[)）]|[一二三四五六七八九十0-9]+[、.．])")
@@ -60,7 +63,9 @@ def deferred_labels(sentence: str, question: str = "") -> list[str]:
     """The attachments a sentence that is only a pointer sends the reader to (具体招聘岗位和资格条件详见附件1; a heading
     and its note, 资格及岗位条件（详见附件1）), in order; none when the sentence says more (年会定于5月5-7日在…酒店（具体
     地址详见附件1）召开: it answers, and only a detail is elsewhere) — unless the question asks for that detail (具体地址
-    是哪里), what the pointer's clause names."""
+    是哪里), what the pointer's clause names; and none when the question asks which attachment it is (见哪个附件)."""
+    if _ASKS_WHICH.search(question):
+        return []  # 名额分配情况见哪个附件: 见附件1 answers it
     found = [m for m in LABEL.finditer(sentence) if _DEFERS.search(sentence[max(0, m.start() - 4):m.start()])]
     rest, asked = sentence, []
     for m in reversed(found):

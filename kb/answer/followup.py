@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Collection, Sequence
 
+from kb.answer.modifiers import swap_modifier
 from kb.answer.ordinals import ordinal_question, place
 from kb.answer.phrases import (
     DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject, last_thing, parallel, refers,
@@ -72,6 +73,9 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
             before = next((q for q in reversed(earlier) if LABEL.search(q)), earlier[-1])
             skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
             return Reading(question, _relabelled(what, before), before, ELLIPSIS, skipped)
+        swapped = swap_modifier(what, before)
+        if swapped is not None:  # 那300毫升的呢？: the 矿泉水 of that other value (kb/answer/modifiers.py)
+            return Reading(question, swapped, before, ELLIPSIS)
         mine = words_of(what)
         if mine and refers(mine[0]):  # 它的电话呢？: that thing's 电话, what it refers to read from an earlier question
             before = _referred(what, mine, earlier, naming, together)

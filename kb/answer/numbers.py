@@ -43,3 +43,12 @@ def counts(text: str, needed: Sequence[set[str]]) -> bool:
 def measured(text: str, measure: str) -> bool:
     """The sentence gives a number in the measure the question asks for (一式几份 → 一式4份)."""
     return bool(re.search(rf"[0-9０-９零〇一二两三四五六七八九十百千万]\s*[{re.escape(measure)}]", plain_numbers(text)))
+
+
+# An amount of money as documents write it: 8000元, 3.5万元, 一百元, 人民币200元, 50美元
+_MONEY = re.compile(r"[0-9０-９零〇一二两三四五六七八九十百千万]\s*(?:[万亿]?元|美元|港元|欧元|角)")
+
+
+def gives_money(text: str) -> bool:
+    """The sentence gives an amount of money (每生每年8000元): what a 多少钱 asks for."""
+    return bool(_MONEY.search(plain_numbers(text)))

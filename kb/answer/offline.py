@@ -16,15 +16,19 @@ from typing import Mapping, Sequence
 
 from kb.labels import KIND_WORD, KINDS, LABEL, make_label
 from kb.answer.shapes import (
-    Candidate, followed, introduced, items_of, list_items, named_heading, owned, titled, with_leads,
+    MAX_LIST_ITEMS,
+    Candidate, followed, introduced, items_of, list_items, named_heading, named_only, opening, owned, titled,
+    with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
 from kb.answer.units import folded, names_document, read_units, words
+from kb.answer.question_words import words_of
+from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
-from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
+from kb.answer.numbers import LIST_NUMBER, counts, gives_money, has_number, measured
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
@@ -53,6 +57,9 @@ QUOTED_MATCH = 1.25
 # A question word the sentence lacks, but whose characters it holds in other words (降到/降至, 东侧/东邻, 颜色/涂色):
 # Chinese compounds share their characters, so each counts for a share of the word's weight.
 CHAR_CREDIT = 0.5
+# ... unless no source writes the word whole and the sentence writes its head (色 of 颜色, where the specification
+# writes 涂色): no sentence holds it to be preferred, and that share counts in full (kb/answer/rewording.py)
+REWORDED_CREDIT = 1.0 / CHAR_CREDIT
 MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
 BRACKET_MATCH = 1.25  # the row whose bracket holds the amount the question gives, as QUOTED_MATCH
@@ -132,6 +139,8 @@ class ExtractiveAnswerer:
         # and jieba's made-up words glued to a modal (上要 of 审批表上要填) that no source writes: no answer holds them
         unwritten = {t for t in weights if (t in grammar_words(question) or glued_modal(t))
                      and not any(t in folded(s.text) for s in sources)}
+        unwritten |= said_otherwise(question, [folded(s.text) for s in sources]) & set(weights)  # 能*拿*多少*钱*
+        money = asks_money(question)
         value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
         kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
         kinds = kinds if len(weights) > len(kinds) else set()
@@ -152,8 +161,13 @@ class ExtractiveAnswerer:
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
         # So do single characters jieba cut apart in the question (一式几份 → 一/式) when the unit writes them together.
         runs = single_runs(question)
+        # a word no source writes (选委, 颜色): a unit holds it as the phrase it shortens (选举委员), else its characters
+        reworded = written_nowhere(long_words, [folded(t) for s in sources for t in (s.doc_title, s.title or "", s.text)]
+                                   + [folded(cover) for cover in (covers or {}).values()])
+        flags = {w.text: w.flag for w in words_of(question)} if reworded else {}  # 颜色 a noun, 处罚 a verb
         token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
                       | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
+                      | frozenset(t for t in reworded if shortened(t, folded(text)))
                       if any(t in folded(text) for t in weights) else _NONE for _, _, text, *_ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
@@ -181,6 +195,9 @@ class ExtractiveAnswerer:
         misnamed = misnamed_documents(question, sources, present)
         # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
         # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
+        asked_titles = named_only(question, weights, sources, ruled_out | misnamed)
+        if asked_titles:  # 矿产资源分类细目: the title alone, asked — the attachment it names, read
+            return [c for s in asked_titles for c in opening(s)[:MAX_LIST_ITEMS // len(asked_titles)]]
         owner = owner_words(question) if wants.value else set()
         written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
         unlisted = any(not written.intersection(t) for t in owner)
@@ -215,8 +232,9 @@ class ExtractiveAnswerer:
             around = about[source.n] | words(heading) if heading and not lead else about[source.n]
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             written, around = folded(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, written, around) for t in near_words
-                       if t not in tokens and t not in about[source.n]) / total
+            near = sum(weights[t] * idf[t] * _char_share(t, written, around)
+                       * (REWORDED_CREDIT if t in reworded and kind_kept(t, written, flags.get(t, "n")) else 1.0)
+                       for t in near_words if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
             if fit:
                 coverage *= BRACKET_MATCH
@@ -233,6 +251,8 @@ class ExtractiveAnswerer:
                 coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
                 coverage *= NO_NUMBER
+            elif money and not gives_money(f"{lead}{text}"):
+                coverage *= NO_NUMBER  # 多少钱: a number of 人 is no amount of money
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):

@@ -22,6 +22,8 @@ _LEAD_IN = re.compile(r"^[\s，,]*(?:那么|那|还有|另外|请问|再问一�
 _DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 # A line of an answer's list: `- …`, `* …`, `1. …`, `1、…`, `（1）…`, its [n] citations at the end.
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]\s+|[0-9]{1,3}[.、．)]\s*|[（(][0-9]{1,3}[)）]\s*)(?P<item>\S.*)$")
+# A line that ends on a colon introduces the lines after it (…为下列三种：): a lead-in, no item of the list
+_LEADS_IN = re.compile(r"[：:]\s*$")
 _CITATIONS = re.compile(r"(?:\s*\[\d+\])+\s*$")
 _FIELD = re.compile(r"(?P<label>[^：:；;]{1,12})[：:](?P<value>[^；;]*)")
 # A row's cell that only numbers or counts it: no name of the item
@@ -49,6 +51,8 @@ def list_items(answer: str) -> list[Item]:
     lines = [_CITATIONS.sub("", m.group("item")).strip() for line in body.splitlines()
              if (m := _LIST_LINE.match(line))]
     lines = [line for line in lines if line]
+    items = [line for line in lines if not _LEADS_IN.search(line)]
+    lines = items if items else lines  # 其直径的通用尺度为下列三种： introduces the list; its first item is （一）
     rows = [line for line in lines if _fields(line)]
     if len(rows) >= 2 and len(rows) >= len(lines) // 2:
         lines = rows  # a table's rows; the line above them (表2  外部应急通讯录) is its caption

@@ -23,6 +23,9 @@ CONTACT_NOUNS = frozenset("联系人 负责人 传真 传真号 邮箱 电子邮
 RUN_FLAGS = ("n", "vn", "i", "l", "j", "eng", "b", "s", "k")
 WORD_CHAR = re.compile(r"\w")
 LINKS = frozenset("的 之 和 与 及 及其 或 、".split())  # inside one noun phrase: 铅及其化合物的废弃物, 金刚石和石墨
+# X中Y: the place a question looks in, then what it asks about there (应急通讯录中*总指挥*是谁, 附件一中*选举委员会*):
+# the thing a later 它/他 refers to is Y, read with the place it was found in
+LOCATIVES = frozenset("中 里 内 之中 当中 里面".split())
 COORDINATORS = frozenset("和 与 及 或 、 以及".split())
 
 
@@ -136,7 +139,8 @@ def title_span(words: list[Word], naming: Titles) -> tuple[int, int] | None:
 
 def topic(text: str, words: list[Word], written: Callable[[str], bool] | None = None) -> str:
     """The earlier question's subject: its first noun phrase with what modifies it (铅及其化合物的废弃物 of
-    铅及其化合物的废弃物属于…哪个附件？), up to its predicate; with a character jieba read as a verb (站 of 防汛站在哪里)
+    铅及其化合物的废弃物属于…哪个附件？), up to its predicate, across the place it is looked for in (应急通讯录中总指挥:
+    LOCATIVES); with a character jieba read as a verb (站 of 防汛站在哪里)
     when the knowledge base writes the phrase with it (`written`)."""
     start = next((i for i, w in enumerate(words) if is_content(w)), None)
     if start is None:
@@ -146,6 +150,9 @@ def topic(text: str, words: list[Word], written: Callable[[str], bool] | None = 
         w = words[i]
         if is_content(w) or w.flag == "k":
             end = i
+        elif w.text in LOCATIVES and (thing := _in_place(words, i + 1)) is not None:
+            end = thing  # 通讯录中总指挥: the thing in that place, however jieba cut it (指挥部中指挥/长)
+            break
         elif w.text not in LINKS:
             break
     after = words[end + 1] if end + 1 < len(words) else None
@@ -153,6 +160,23 @@ def topic(text: str, words: list[Word], written: Callable[[str], bool] | None = 
             and written(text[words[start].start:after.end]):
         return text[words[start].start:after.end]
     return text[words[start].start:words[end].end]
+
+
+def _in_place(words: list[Word], at: int) -> int | None:
+    """The last word of what a question asks about after a locative (总指挥 of 通讯录中总指挥是谁): up to its predicate
+    (是, 有, 在, 为) or question word; None when nothing stands there or it does not begin with a word of content."""
+    if at >= len(words) or not (is_content(words[at]) or words[at].flag.startswith("v")):
+        return None
+    end = None
+    for i in range(at, len(words)):
+        w = words[i]
+        if w.text in _PREDICATES or QUESTION_WORD.search(w.text) or not WORD_CHAR.search(w.text):
+            break
+        end = i
+    return end
+
+
+_PREDICATES = frozenset("是 有 在 为 叫 属于".split())
 
 
 def subject_runs(text: str, naming: Titles) -> list[tuple[str, bool]]:

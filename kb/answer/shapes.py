@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from kb.answer.gaps import shared_run
+from kb.answer.phrases import QUESTION_WORD
 from kb.answer.units import folded, is_heading, read_units, words
 from kb.labels import LABEL, make_label
 from kb.text import ENUMERATED, INTRODUCES
@@ -21,6 +22,10 @@ LIST_FLOOR = 0.6  # a list question keeps items of the best source that reach th
 # that attachment's list: 2 of 3 (禁止倾倒的物质 in 禁止倾倒的废弃物有哪些) is the least on the dev set's 3 such questions
 # that otherwise quoted a body sentence or declined.
 TITLE_MATCH = 2 / 3
+# A question that asks nothing and whose words are (nearly) all an attachment's title's is that title, asked alone;
+# one in ten of its weight may be a word the title lacks (规程 for 操作规程 of one, 的 or a document's name of another)
+TITLE_ONLY = 0.9
+MAX_TWINS = 3  # documents of one template answering a title-only question alike, each shown
 MIN_TITLE_WORDS = 2
 # A heading whose name the question writes out in a run of this many characters (应急状态启动令, 7) names it: its
 # entries answer though they never use the question's own word for them (哪些栏目). gaps.py's MIN_NAME_CHARS (4)
@@ -51,6 +56,43 @@ def titled(weights: Mapping[str, float], sources: Sequence[Source], excluded: se
             if held >= share and (best is None or held > share):
                 best, share = s, held
     return best or _by_head(weights, [s for s in sources if s.label and s.doc_id not in excluded])
+
+
+def named_only(question: str, weights: Mapping[str, float], sources: Sequence[Source],
+               excluded: set[str]) -> list[Source]:
+    """The attachments a question that is only a title names (查处酒后驾驶操作规程, 矿产资源分类细目): the question
+    asks nothing (no question word) and nearly all its words are the title's. A reader given a title looks the
+    attachment up and reads it; the body's sentences that cite the title (按照…受理费表的规定) only point at it. When
+    the title is another document's too (two plans of one template, each with its 附件4 防汛抢险物资储备清单), the
+    question names neither: each one's, the better retrieved first."""
+    if QUESTION_WORD.search(question) or not weights:
+        return []
+    scored = []
+    for s in sources:
+        if not s.label or s.doc_id in excluded or not s.title or not opening(s):
+            continue  # an attachment with nothing under its title is kb/answer/gaps.py's to tell
+        title = words(s.title)
+        held = sum(weights[t] for t in weights if t in title) / sum(weights.values())
+        # of two titles the question's words all name, the one they name the more of (应急物资清单, not
+        # 应急物资装备清单)
+        if held >= TITLE_ONLY:
+            scored.append(((held, sum(1 for t in title if t in weights) / len(title)), s))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    out: dict[str, Source] = {}
+    for score, s in scored:  # in source order: the better retrieved first
+        if score == best:
+            out.setdefault(s.doc_id, s)
+    return list(out.values())[:MAX_TWINS]
+
+
+def opening(source: Source) -> list[Candidate]:
+    """What an attachment opens with under its title: its first units in order (its list's items, a prose
+    attachment's first sentences), at most MAX_LIST_ITEMS."""
+    units = [(i, u) for i, u in enumerate(read_units(source.text, source.preamble))
+             if u.text.strip() != source.title and not u.text.lstrip().startswith("#")]
+    return [Candidate(source, u.text, 1.0, i, u.header is not None, False) for i, u in units[:MAX_LIST_ITEMS]]
 
 
 def _by_head(weights: Mapping[str, float], attachments: Sequence[Source]) -> Source | None:

@@ -44,3 +44,10 @@ def test_a_list_written_as_header_lines_names_what_the_body_does_not_carry():
     tables = "附表：1.增加滤波元件记录表\n2.增加滤波元件统计表\n\n检修三车间技术组\n"
     assert dangling_titles(tables, set()) == {"附表1": "增加滤波元件记录表", "附表2": "增加滤波元件统计表"}
     assert dangling_titles("疏散路线按《厂区疏散路线图》（见附图2）执行。", set()) == {"附图2": "厂区疏散路线图"}
+
+
+def test_a_question_that_asks_which_attachment_is_answered_by_the_pointer():
+    # 见哪个附件 asks for the label: 见附件1 is the answer, carried or not
+    assert deferred_labels("二、名额分配情况（见附件1）", "名额分配情况见哪个附件？") == []
+    assert deferred_labels("三、评审程序（见附件2）", "评审程序在哪个附件里？") == []
+    assert deferred_labels("三、评审程序（见附件2）", "评审程序有哪几步？") == ["附件2"]

@@ -74,3 +74,19 @@ def test_a_place_after_words_of_the_question_s_own_is_no_place_in_the_previous_a
     assert place("西岭街道第二个仓库在哪？") is None
     assert place("第一部分有哪些？") is None
     assert all(place(q) for q in ("第二个呢？", "那第三个的数量是多少？", "请问最后一个的电话呢？"))
+
+
+# The offline answer to 悬挂的国徽直径有哪几种？: the article's lead-in (ending on a colon), then its items
+SIZES = """（离线抽取模式：以下句子摘自知识库原文，未经大模型改写。）
+
+- 第十六条 悬挂的国徽由国家指定的企业统一制作，其直径的通用尺度为下列三种： [1]
+- （一）一百厘米； [1]
+- （二）八十厘米； [1]
+- （三）六十厘米。 [1]
+"""
+
+
+def test_a_line_that_introduces_the_list_is_no_item_of_it():
+    items = list_items(SIZES)
+    assert [i.line for i in items] == ["（一）一百厘米；", "（二）八十厘米；", "（三）六十厘米。"]
+    assert "八十厘米" in ordinal_question("第二种是多少厘米？", SIZES)
