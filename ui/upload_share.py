@@ -5,7 +5,9 @@ Gradio's /gradio_api/upload takes files from anyone, before any event names a se
 (ui/body_limit.py), and then nobody could upload. Here the files each upload left are recorded against its sender
 (its address, as ui/client.py reads it: a session hash is only a header the sender chooses), and an upload that
 would take a sender past ANNEX_SESSION_UPLOAD_MB, or past MAX_HELD_FILES files, is refused with 413 while it
-streams in; what it had sent is deleted, as is a part of an upload refused at the free-disk floor. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired.
+streams in; what it had sent is deleted, as is a part of an upload refused at the free-disk floor. Each file an
+upload left is first moved to a path of its own (ui/upload_owned.py), and that path is what its answer names and what
+counts. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired.
 """
 from __future__ import annotations
 
@@ -19,11 +21,12 @@ from fastapi.responses import PlainTextResponse
 from gradio.route_utils import MultiPartException
 
 from ui.client import client_address
+from ui.upload_owned import UPLOAD_LOST, UploadLost, UploadOwner
 
 GRADIO_UPLOAD = ("POST", "/gradio_api/upload")
 MAX_HELD_FILES = 200  # files one sender's uploads may hold at once: each costs a folder and an inode, however small
 SENDERS_BEFORE_PRUNE = 1000  # past this many senders, the ones whose files are all gone are forgotten
-RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths; past this it is not read for them
+RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths (≤ 1000 files); past this it is passed on as is
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -77,12 +80,14 @@ class UploadLedger:
 
 
 class UploadShare:
-    """ASGI middleware: Gradio's upload route, bounded per sender by an UploadLedger."""
+    """ASGI middleware: Gradio's upload route, bounded per sender by an UploadLedger, each file given its own path
+    (ui/upload_owned.py)."""
 
-    def __init__(self, app: App, ledger: UploadLedger, hops: int) -> None:
+    def __init__(self, app: App, ledger: UploadLedger, hops: int, owner: UploadOwner | None = None) -> None:
         self.app = app
         self.ledger = ledger
         self.hops = hops
+        self.owner = owner or UploadOwner()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or (scope["method"], scope["path"].rstrip("/")) != GRADIO_UPLOAD:
@@ -115,30 +120,58 @@ class UploadShare:
             return message
 
         answer = bytearray()
-        status = 0
+        start: dict[str, Any] | None = None  # a 200's start, held until its body: the paths in it change length
 
         async def recorded(message: dict[str, Any]) -> None:
-            nonlocal status
+            nonlocal start
             if message["type"] == "http.response.start":
-                status = message["status"]
                 if refused is not None:
                     await PlainTextResponse(refused.detail, refused.status_code)(scope, receive, send)
-                    return
-            elif refused is not None:
+                elif message["status"] == 200:
+                    start = message
+                else:
+                    await send(message)
+                return
+            if refused is not None:
                 return  # the refusal was sent whole
-            elif message["type"] == "http.response.body" and status == 200 and len(answer) < RESPONSE_MAX_BYTES:
-                answer.extend(message.get("body", b""))
-                if not message.get("more_body"):
-                    self.ledger.record(sender, _paths(bytes(answer)))
-            await send(message)
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            answer.extend(message.get("body", b""))
+            if message.get("more_body") and len(answer) <= RESPONSE_MAX_BYTES:
+                return
+            held, start = start, None
+            if message.get("more_body"):  # not a list of paths Gradio wrote: passed on as it came
+                await send(held)
+                await send({"type": "http.response.body", "body": bytes(answer), "more_body": True})
+                return
+            try:
+                body = self._owned(sender, bytes(answer))
+            except UploadLost:
+                await PlainTextResponse(UPLOAD_LOST, 409)(scope, receive, send)
+                return
+            headers = [(k, v) for k, v in held.get("headers", ()) if k.lower() != b"content-length"]
+            await send({**held, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, counted, recorded)
 
+    def _owned(self, sender: str, answer: bytes) -> bytes:
+        """Gradio's answer with each path moved to its own folder, recorded against the sender."""
+        paths = _paths(answer)
+        if paths is None:
+            return answer
+        owned = self.owner.own(paths)
+        self.ledger.record(sender, owned)
+        return json.dumps(owned, ensure_ascii=False).encode("utf-8")
 
-def _paths(answer: bytes) -> list[str]:
-    """The paths in Gradio's answer to an upload (a JSON list of them); none if it is anything else."""
+
+def _paths(answer: bytes) -> list[str] | None:
+    """The paths in Gradio's answer to an upload (a JSON list of them); None if it is anything else."""
     try:
         paths = json.loads(answer)
     except ValueError:
-        return []
-    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
+        return None
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        return None
+    return paths
