@@ -52,7 +52,8 @@ def discard_uploads(files: Sequence[str]) -> None:
 
 
 class SessionUploads:
-    """The uploaded files each browser session holds but has not ingested: deleted when its tab closes."""
+    """The uploaded files each browser session holds (a document not ingested yet, the evaluation tab's question
+    file): deleted when its tab closes. One per app, so the unload releases every tab's uploads."""
 
     def __init__(self) -> None:
         self._held: dict[str, set[str]] = {}
@@ -65,6 +66,14 @@ class SessionUploads:
         if session and kept:
             with self._lock:
                 self._held.setdefault(session, set()).update(kept)
+
+    def watch(self, files: gr.File, api_name: str) -> None:
+        """Wire `files` (inside the Blocks) so each upload to it is held by its session until the tab closes."""
+
+        def hold(chosen: Sequence[str] | str | None, request: gr.Request) -> None:
+            self.hold(request.session_hash, chosen)
+
+        files.upload(hold, files, None, api_name=api_name, api_visibility="private", queue=False)
 
     def release(self, session: str | None) -> None:
         """The session ended: the uploads it still held go."""

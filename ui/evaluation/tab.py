@@ -26,7 +26,7 @@ from kb.service import Service, scratch_history
 from kb.turn import TurnRequest
 from graph.store import attachment_node_id
 from ui.compare.run import attachment_names
-from ui.uploaded import UploadedFile
+from ui.uploaded import SessionUploads, UploadedFile
 from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, column_widths, display_frame, empty_chart,
                                   filter_frame, mode_name, outcomes_frame, summary_frame)
 from ui.safe import error, md
@@ -106,8 +106,9 @@ def as_text(value: object) -> object:
     return value
 
 
-def build_eval_tab(service: Service, bundled: Path) -> None:
-    """Lay out the tab inside the current gr.Tab and wire its events."""
+def build_eval_tab(service: Service, bundled: Path, uploads: SessionUploads) -> None:
+    """Lay out the tab inside the current gr.Tab and wire its events; an uploaded question file is held in
+    `uploads` (the app's, released at the unload): a visitor's questions go when their tab closes."""
     gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
@@ -128,6 +129,7 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     table = gr.Dataframe(interactive=False, label="逐题结果", elem_id="eval-outcomes", wrap=True, max_height=520,
                          visible=False)
     frame = gr.State(None)
+    uploads.watch(upload, "hold_questions")  # kept for another run until the tab closes
 
     def run(file: str | None, n: float | None, request: gr.Request, progress=gr.Progress()) -> tuple:
         path = Path(file) if file else bundled
@@ -159,8 +161,8 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
         return display_frame(shown), write_csv(shown)
 
     run_button.click(run, [upload, limit], [status, summary, figure, filters, table, frame, download, mode_filter,
-                                            kind_filter, result_filter, search], api_visibility="private",
-                     concurrency_limit=1, concurrency_id="eval", show_progress_on=[status])
+                                            kind_filter, result_filter, search], api_name="run_eval",
+                     api_visibility="private", concurrency_limit=1, concurrency_id="eval", show_progress_on=[status])
     gr.on([mode_filter.input, kind_filter.input, result_filter.input, search.submit, search.blur], refilter,
           [frame, mode_filter, kind_filter, result_filter, search], [table, download], api_visibility="private",
           show_progress="hidden")

@@ -1,7 +1,8 @@
-"""Two tabs that upload the same bytes each keep their own file: one closing, ingesting or being refused never takes
-the other's upload or document (ui/upload_owned.py)."""
+"""What a tab uploads is its own and goes when the tab closes: two tabs that upload the same bytes each keep their own
+file (ui/upload_owned.py), and the evaluation tab's question file is deleted with its tab (ui/uploaded.py)."""
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Iterator
@@ -75,3 +76,18 @@ def test_a_tab_closing_before_it_ingests_leaves_the_other_tabs_identical_upload(
     assert Path(theirs["path"]).read_text(encoding="utf-8") == TEXT
     assert queue.call("run_ingest", [[theirs], "", "", ""], "tab-d")["success"]
     assert app.service.sessions.own("tab-d") in _libraries_holding(app, NAME)
+
+
+def test_the_evaluation_tabs_question_file_goes_when_its_tab_closes(app):
+    queue = Queue(app)
+    line = json.dumps({"doc": "东岭街道防汛应急预案.md", "question": "东岭街道有几艘冲锋舟？存放在哪里？",
+                       "attachments": ["附件4：防汛抢险物资储备清单"], "answer_contains": ["3艘"], "kind": "attachment"},
+                      ensure_ascii=False)
+    questions = queue.upload("我的题目.jsonl", line + "\n")
+    assert queue.call("hold_questions", [questions], "tab-e")["success"]
+    ran = queue.call("run_eval", [questions, 1], "tab-e")
+    assert ran["success"] and "我的题目.jsonl" in queue.seen, queue.seen  # the run read the visitor's file
+    assert Path(questions["path"]).exists()  # kept for another run while the tab is open
+    _close_tab(app, "tab-e")
+    assert _settle(lambda: not Path(questions["path"]).exists())
+    assert not Path(questions["path"]).parent.exists()
