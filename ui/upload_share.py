@@ -7,7 +7,8 @@ Gradio's /gradio_api/upload takes files from anyone, before any event names a se
 would take a sender past ANNEX_SESSION_UPLOAD_MB, or past MAX_HELD_FILES files, is refused with 413 while it
 streams in; what it had sent is deleted, as is a part of an upload refused at the free-disk floor. Each file an
 upload left is first moved to a path of its own (ui/upload_owned.py), and that path is what its answer names and what
-counts. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired.
+counts. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired. An
+upload carrying the token holder's pass (ui/writer_pass.py) is not counted: the free-disk floor bounds it.
 """
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ from gradio.route_utils import MultiPartException
 
 from ui.client import client_address
 from ui.upload_owned import UPLOAD_LOST, UploadLost, UploadOwner
+from ui.writer_pass import WriterPasses
 
 GRADIO_UPLOAD = ("POST", "/gradio_api/upload")
 MAX_HELD_FILES = 200  # files one sender's uploads may hold at once: each costs a folder and an inode, however small
 SENDERS_BEFORE_PRUNE = 1000  # past this many senders, the ones whose files are all gone are forgotten
+WRITER_HINT = "持口令写入共享库的管理员：先填口令，再选文件，就不受这个上限。"
 RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths (≤ 1000 files); past this it is passed on as is
 
 Scope = dict[str, Any]
@@ -59,10 +62,10 @@ class UploadLedger:
         if self.max_bytes and held + incoming > self.max_bytes:
             raise HTTPException(413, f"上传的文件已占用 {held / 2**20:.1f} MB，加上这次将超过每位访客的上限 "
                                      f"{self.max_bytes / 2**20:g} MB（ANNEX_SESSION_UPLOAD_MB）：请先把已选的文件入库或"
-                                     "移除（关闭页面也会删除它们），再上传。")
+                                     f"移除（关闭页面也会删除它们），再上传。{WRITER_HINT}")
         if count >= self.max_files:
             raise HTTPException(413, f"上传的文件已有 {count} 个未入库，达到每位访客的上限 {self.max_files} 个："
-                                     "请先把已选的文件入库或移除，再上传。")
+                                     f"请先把已选的文件入库或移除，再上传。{WRITER_HINT}")
 
     def record(self, sender: str, paths: list[str]) -> None:
         """The files an upload left, counted against its sender."""
@@ -83,11 +86,13 @@ class UploadShare:
     """ASGI middleware: Gradio's upload route, bounded per sender by an UploadLedger, each file given its own path
     (ui/upload_owned.py)."""
 
-    def __init__(self, app: App, ledger: UploadLedger, hops: int, owner: UploadOwner | None = None) -> None:
+    def __init__(self, app: App, ledger: UploadLedger, hops: int, owner: UploadOwner | None = None,
+                 passes: WriterPasses | None = None) -> None:
         self.app = app
         self.ledger = ledger
         self.hops = hops
         self.owner = owner or UploadOwner()
+        self.passes = passes  # a token holder's uploads (ui/writer_pass.py) are not held to the share
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or (scope["method"], scope["path"].rstrip("/")) != GRADIO_UPLOAD:
@@ -96,8 +101,10 @@ class UploadShare:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
         sender = client_address((scope.get("client") or ("", 0))[0], headers, self.hops)
         declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else 0
+        capped = self.passes is None or not self.passes.carried(headers)
         try:
-            self.ledger.check(sender, declared)
+            if capped:
+                self.ledger.check(sender, declared)
         except HTTPException as exc:  # before the app: answered directly, nothing was read
             await PlainTextResponse(exc.detail, exc.status_code)(scope, receive, send)
             return
@@ -109,7 +116,7 @@ class UploadShare:
             try:
                 message = await receive()  # BodyLimit's (the disk floor) inside
                 seen += len(message.get("body", b""))
-                if seen > declared:  # chunked, or more than it said: measured as it comes
+                if capped and seen > declared:  # chunked, or more than it said: measured as it comes
                     self.ledger.check(sender, seen)
             except HTTPException as exc:
                 # Gradio deletes the part it spooled only on its own MultiPartException; any other exception left a
@@ -146,7 +153,7 @@ class UploadShare:
                 await send({"type": "http.response.body", "body": bytes(answer), "more_body": True})
                 return
             try:
-                body = self._owned(sender, bytes(answer))
+                body = self._owned(sender if capped else None, bytes(answer))
             except UploadLost:
                 await PlainTextResponse(UPLOAD_LOST, 409)(scope, receive, send)
                 return
@@ -156,13 +163,14 @@ class UploadShare:
 
         await self.app(scope, counted, recorded)
 
-    def _owned(self, sender: str, answer: bytes) -> bytes:
-        """Gradio's answer with each path moved to its own folder, recorded against the sender."""
+    def _owned(self, sender: str | None, answer: bytes) -> bytes:
+        """Gradio's answer with each path moved to its own folder, recorded against the sender (None: a writer)."""
         paths = _paths(answer)
         if paths is None:
             return answer
         owned = self.owner.own(paths)
-        self.ledger.record(sender, owned)
+        if sender is not None:
+            self.ledger.record(sender, owned)
         return json.dumps(owned, ensure_ascii=False).encode("utf-8")
 
 

@@ -27,6 +27,7 @@ from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, 
 from ui.client import client_address
 from ui.safe import error, inform, warn
 from ui.uploaded import SessionUploads, UploadedFile, discard_uploads
+from ui.writer_pass import PASS_JS
 
 ALL_LIBRARIES = "全部"
 # DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
@@ -265,6 +266,8 @@ def build_knowledge_tab(service: Service, uploads: SessionUploads | None = None)
     sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
 
     kb.uploads.watch(files, "hold")  # uploaded, not ingested yet: deleted if the tab closes first
+    # a typed token, checked once by the server, lets the files chosen next past the per-visitor upload share
+    gr.on([token.blur, token.submit], None, token, None, js=PASS_JS, api_visibility="private")
     ingested = (sent.success(refresh, None, listing_outputs, api_visibility="private")
                 .then(draw, picture_inputs, picture, api_visibility="private"))
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],
