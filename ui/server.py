@@ -36,7 +36,7 @@ def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -
     # inside BodyLimit (added before it): it reads the body through BodyLimit and turns a refusal into one Gradio
     # cleans up after; each upload's file is moved to its own path, which Gradio's hourly cleanup then tracks
     app.add_middleware(UploadShare, ledger=UploadLedger(int(settings.session_upload_mb * 2**20)),
-                       hops=settings.proxy_hops, owner=UploadOwner(track=demo.upload_file_set.update), passes=passes)
+                       hops=settings.proxy_hops, owner=UploadOwner(demo.upload_file_set), passes=passes)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_kb * 1024, floor=int(settings.min_free_disk_mb * 2**20),
                        disks=lambda: [settings.store_dir, Path(tempfile.gettempdir()), Path(get_upload_folder())])
     # max_file_size: Gradio's /gradio_api/upload refuses (413) a file over ANNEX_MAX_FILE_MB while it streams in.

@@ -17,11 +17,12 @@ import shutil
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
 from gradio.utils import get_upload_folder
 
 OWNED_NAME_BYTES = 16  # the random folder's name: 128 bits, so no path can be guessed, nor two uploads meet
+TRACKED_BEFORE_PRUNE = 1000  # paths in Gradio's upload set before the gone ones are dropped
 MOVES_REMEMBERED = 256  # hash paths whose last move is kept for an identical upload racing it; a race lasts µs
 UPLOAD_LOST = "上传的文件在保存时被另一个相同的上传同时移走了：请重新选择文件上传。"
 
@@ -33,9 +34,11 @@ class UploadLost(Exception):
 class UploadOwner:
     """Moves each file Gradio's upload answered to a folder of its own, and says what Gradio's cleanup should track."""
 
-    def __init__(self, track: Callable[[Iterable[str]], object] = lambda paths: None,
-                 folder: Callable[[], str] = get_upload_folder) -> None:
-        self.track = track  # Gradio's upload_file_set.update: an owned file never ingested goes with its hour
+    def __init__(self, tracked: set[str] | None = None, folder: Callable[[], str] = get_upload_folder) -> None:
+        # Gradio's upload_file_set: an owned file never ingested goes with its hour. Gradio never forgets a path
+        # whose file is gone, so the moved hash paths are taken out, and deleted files pruned as the set doubles.
+        self.tracked = set() if tracked is None else tracked
+        self._pruned_at = 0
         self.folder = folder
         self._moved: OrderedDict[str, str] = OrderedDict()  # hash path → the owned path it was last moved to
         self._lock = threading.Lock()
@@ -51,7 +54,11 @@ class UploadOwner:
                 done.unlink(missing_ok=True)
                 done.parent.rmdir()
             raise
-        self.track(owned)
+        self.tracked.difference_update(paths)
+        self.tracked.update(owned)
+        if len(self.tracked) > max(TRACKED_BEFORE_PRUNE, 2 * self._pruned_at):  # amortized: O(1) stats an upload
+            self.tracked.difference_update([p for p in list(self.tracked) if not os.path.exists(p)])
+            self._pruned_at = len(self.tracked)
         return owned
 
     def _own(self, path: str) -> str:

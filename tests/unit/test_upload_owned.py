@@ -17,15 +17,26 @@ def _gradio_upload(folder: Path, text: str, name: str = "通知.md") -> str:
 
 
 def test_each_upload_of_the_same_bytes_gets_a_path_of_its_own_and_gradio_tracks_it(tmp_path):
-    tracked: list[str] = []
-    owner = UploadOwner(track=tracked.extend, folder=lambda: str(tmp_path))
+    tracked: set[str] = {"/gone/before"}
+    owner = UploadOwner(tracked, folder=lambda: str(tmp_path))
     [first] = owner.own([_gradio_upload(tmp_path, "值班电话 0571-86001234")])
     [second] = owner.own([_gradio_upload(tmp_path, "值班电话 0571-86001234")])
     assert first != second and Path(first).name == Path(second).name == "通知.md"
     assert not (tmp_path / "eed04fc7").exists()  # the shared hash path is gone: nobody holds it
     Path(first).unlink()  # one tab's copy deleted (ingested, refused, its tab closed)
     assert Path(second).read_text(encoding="utf-8") == "值班电话 0571-86001234"
-    assert tracked == [first, second]
+    assert tracked == {"/gone/before", first, second}  # Gradio's cleanup sees the owned paths, not the hash path
+
+
+def test_gradios_upload_set_forgets_deleted_files_as_it_grows(tmp_path):
+    from ui.upload_owned import TRACKED_BEFORE_PRUNE
+
+    tracked: set[str] = set()
+    owner = UploadOwner(tracked, folder=lambda: str(tmp_path))
+    for n in range(TRACKED_BEFORE_PRUNE + 10):
+        [owned] = owner.own([_gradio_upload(tmp_path, str(n))])
+        Path(owned).unlink()  # ingested at once
+    assert len(tracked) < 20  # not one entry per upload for ever
 
 
 def test_an_identical_upload_whose_file_the_first_move_took_gets_a_link_of_it(tmp_path):
