@@ -52,8 +52,8 @@ def discard_uploads(files: Sequence[str]) -> None:
 
 
 class SessionUploads:
-    """The uploaded files each browser session holds (a document not ingested yet, the evaluation tab's question
-    file): deleted when its tab closes. One per app, so the unload releases every tab's uploads."""
+    """The files each browser session holds in Gradio's folder (a document not ingested yet, the evaluation tab's
+    question file and CSV): deleted when its tab closes. One per app, so the unload releases every tab's files."""
 
     def __init__(self) -> None:
         self._held: dict[str, set[str]] = {}
@@ -66,6 +66,18 @@ class SessionUploads:
         if session and kept:
             with self._lock:
                 self._held.setdefault(session, set()).update(kept)
+
+    def swap(self, session: str | None, shown: str | None, written: str) -> None:
+        """The session's page now shows `written` (a file made for it in Gradio's folder, a CSV download) in place
+        of `shown`, which goes now if this session held it (a value sent without the page names anything)."""
+        self.hold(session, written)
+        if not isinstance(shown, str) or not session:
+            return
+        with self._lock:
+            held = self._held.get(session, set())
+            gone = {n for n in held if n != written and Path(n).resolve() == Path(shown).resolve()}
+            held -= gone
+        discard_uploads(sorted(gone))
 
     def watch(self, files: gr.File, api_name: str) -> None:
         """Wire `files` (inside the Blocks) so each upload to it is held by its session until the tab closes."""

@@ -3,6 +3,7 @@ file (ui/upload_owned.py), and the evaluation tab's question file is deleted wit
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Iterator
@@ -14,6 +15,7 @@ from tests.demo_service import open_demo_service
 from tests.live_server import LiveServer, build_app
 from tests.reliability.conftest import LiveApp, assert_healthy
 from tests.reliability.test_access import Queue
+from ui.evaluation.frames import ALL, PASS
 
 pytestmark = pytest.mark.reliability
 
@@ -78,16 +80,29 @@ def test_a_tab_closing_before_it_ingests_leaves_the_other_tabs_identical_upload(
     assert app.service.sessions.own("tab-d") in _libraries_holding(app, NAME)
 
 
-def test_the_evaluation_tabs_question_file_goes_when_its_tab_closes(app):
+def test_the_evaluation_tabs_question_file_and_its_csv_go_when_its_tab_closes(app):
     queue = Queue(app)
     line = json.dumps({"doc": "东岭街道防汛应急预案.md", "question": "东岭街道有几艘冲锋舟？存放在哪里？",
                        "attachments": ["附件4：防汛抢险物资储备清单"], "answer_contains": ["3艘"], "kind": "attachment"},
                       ensure_ascii=False)
     questions = queue.upload("我的题目.jsonl", line + "\n")
     assert queue.call("hold_questions", [questions], "tab-e")["success"]
-    ran = queue.call("run_eval", [questions, 1], "tab-e")
+    ran = queue.call("run_eval", [questions, 1, None], "tab-e")
     assert ran["success"] and "我的题目.jsonl" in queue.seen, queue.seen  # the run read the visitor's file
+    first = _csv(ran)
+    assert "东岭街道有几艘冲锋舟" in first.read_text(encoding="utf-8-sig")  # the CSV quotes the visitor's questions
     assert Path(questions["path"]).exists()  # kept for another run while the tab is open
+    csv_value = {"path": str(first), "orig_name": first.name, "meta": {"_type": "gradio.FileData"}}
+    # the table's frame is session state: Gradio reads it from the session, whatever the event sends
+    filtered = queue.call("refilter_eval", [None, ALL, ALL, PASS, "", csv_value], "tab-e")
+    second = _csv(filtered)
+    assert second != first and second.exists() and not first.exists()  # the CSV it replaced is gone at once
     _close_tab(app, "tab-e")
-    assert _settle(lambda: not Path(questions["path"]).exists())
-    assert not Path(questions["path"]).parent.exists()
+    assert _settle(lambda: not Path(questions["path"]).exists() and not second.exists())
+    assert not Path(questions["path"]).parent.exists() and not second.parent.exists()
+
+
+def _csv(message: dict) -> Path:
+    """The CSV download an evaluation event answered."""
+    [path] = re.findall(r'"path": "([^"]*annex-eval\.csv)"', json.dumps(message["output"], ensure_ascii=False))
+    return Path(path)
