@@ -150,3 +150,18 @@ def test_the_token_holder_is_not_held_to_a_visitors_upload_share(writable):
             assert refused.status_code == 413 and WRITER_HINT in refused.text
     discard_uploads(kept)
     assert not any(Path(p).exists() for p in kept)
+
+
+def test_sessions_that_never_closed_are_forgotten_once_their_files_are_gone(live):
+    from ui.uploaded import SESSIONS_BEFORE_PRUNE, SessionUploads
+
+    uploads = SessionUploads()
+    [kept] = _upload(live, "203.0.113.50", 10, fill=b"kept").json()
+    uploads.hold("stays", [kept])
+    for n in range(SESSIONS_BEFORE_PRUNE + 1):  # a raw client: a new session hash each time, never an unload
+        [path] = _upload(live, "203.0.113.51", 10, fill=b"%010d" % n).json()
+        uploads.hold(f"raw-{n}", [path])
+        discard_uploads([path])  # Gradio's hour passed
+    assert len(uploads._held) < 10 and "stays" in uploads._held
+    uploads.release("stays")
+    assert not Path(kept).exists()
