@@ -90,7 +90,10 @@ def test_an_upload_waiting_for_a_worker_shows_its_place_in_the_queue(browser, se
         with opened(browser, served.url) as page:
             _upload(page, plan)
             results = page.locator("#kb-results")
-            expect(results).to_contain_text(re.compile(r"queue: \d+/\d+"), timeout=TIMEOUT)  # Gradio's place line
+            tracker = results.locator("[data-testid=status-tracker]")
+            expect(tracker).to_contain_text(re.compile(r"queue: \d+/\d+"), timeout=TIMEOUT)  # Gradio's place line
+            # and shown: with show_progress="hidden" the same line sits there at opacity 0 and height 0
+            expect(tracker).to_have_css("opacity", "1", timeout=TIMEOUT)
             writes.release()
             expect(results).to_contain_text("本会话私有库", timeout=TIMEOUT)  # then it ran
     finally:
