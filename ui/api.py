@@ -34,6 +34,7 @@ from kb.ingest.formats import SHOWN
 from kb.ingest.uploads import check_free_disk, ingest_uploads
 from kb.answer.fold import fold_events
 from ui.client import client_address
+from ui.writer_pass import COOKIE, PASS_SECONDS, WriterPasses
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -202,8 +203,9 @@ def _rejected(exc: AnnexError) -> HTTPException:
     return _error(400, ["body", field], str(exc), "invalid_value")
 
 
-def api_router(service: Any) -> APIRouter:
-    """The /knowledge routes over an open kb.service.Service (mount it under /api).
+def api_router(service: Any, passes: WriterPasses | None = None) -> APIRouter:
+    """The /knowledge routes over an open kb.service.Service (mount it under /api); with `passes`, the page's
+    upload-pass route too (ui/writer_pass.py).
 
     Long on purpose: FastAPI routes are closures over the service, a few lines each, and read best side by side.
     """
@@ -272,6 +274,18 @@ def api_router(service: Any) -> APIRouter:
         if not right:
             raise _error(403, where, "The token is wrong; send the server's ANNEX_API_TOKEN as "
                                      "'Authorization: Bearer <token>'.", "token_wrong")
+
+    if passes is not None:
+        @router.post("/upload-pass", dependencies=[Depends(require_token)], status_code=204, include_in_schema=False)
+        def upload_pass(request: Request) -> Response:
+            # the token box's check: a right token gets a cookie that lifts the per-visitor upload share
+            response = Response(status_code=204)
+            secure = "https" in (request.url.scheme, request.headers.get("x-forwarded-proto", "").split(",")[0].strip())
+            # over HTTPS (a Space, which frames the app in huggingface.co) the cookie must be sendable from the frame:
+            # SameSite=None, partitioned by the top site; over plain HTTP (a local run) it stays first-party
+            response.set_cookie(COOKIE, passes.issue(), max_age=PASS_SECONDS, httponly=True, secure=secure,
+                                samesite="none" if secure else "strict", partitioned=secure)
+            return response
 
     @router.post("/documents", dependencies=[Depends(require_token)],
                  summary=f"Upload files ({SHOWN}) and ingest them; one result per file")

@@ -19,6 +19,7 @@ from ui.evaluation.tab import build_eval_tab
 from ui.library.render import PRIVATE_LIBRARY, library_choices
 from ui.library.tab import build_knowledge_tab
 from ui.theme import CSS, THEME
+from ui.uploaded import SessionUploads
 
 __all__ = ["CSS", "THEME", "EXAMPLES", "build_demo"]
 
@@ -44,6 +45,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
     Long on purpose: Gradio declares a layout inside one `with gr.Blocks()`, components beside their wiring.
     """
     handlers = ChatHandlers(service)
+    uploads = SessionUploads()  # every tab's uploads a page holds: released when it closes (end_session below)
     # Gradio's cached files (uploads, CSV downloads) go an hour after they were made: nothing a visitor sent
     # or was sent outlives its use on disk.
     with gr.Blocks(title="annex-rag · 附件跳转问答", analytics_enabled=False, delete_cache=(600, 3600)) as demo:
@@ -92,9 +94,9 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
             with gr.Tab("对比", id="compare"):
                 build_compare_tab(service, EXAMPLES, bundled_questions(QUESTIONS))
             with gr.Tab("评测", id="eval"):
-                build_eval_tab(service, QUESTIONS)
+                build_eval_tab(service, QUESTIONS, uploads)
             with gr.Tab("知识库", id="kb") as kb_page:
-                kb_tab = build_knowledge_tab(service)
+                kb_tab = build_knowledge_tab(service, uploads)
         for extension in extensions:
             extension()
 
@@ -142,7 +144,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library
             trigger(libraries, knobs[0], knobs[0], api_visibility="private")
-        demo.unload(kb_tab.handlers.end_session)  # the tab closed: its private library goes
+        demo.unload(kb_tab.handlers.end_session)  # the tab closed: its private library and its uploads go
     return demo
 
 

@@ -5,7 +5,10 @@ Gradio's /gradio_api/upload takes files from anyone, before any event names a se
 (ui/body_limit.py), and then nobody could upload. Here the files each upload left are recorded against its sender
 (its address, as ui/client.py reads it: a session hash is only a header the sender chooses), and an upload that
 would take a sender past ANNEX_SESSION_UPLOAD_MB, or past MAX_HELD_FILES files, is refused with 413 while it
-streams in; what it had sent is deleted, as is a part of an upload refused at the free-disk floor. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired.
+streams in; what it had sent is deleted, as is a part of an upload refused at the free-disk floor. Each file an
+upload left is first moved to a path of its own (ui/upload_owned.py), and that path is what its answer names and what
+counts. A file stops counting once it is gone: ingested, refused, its tab closed (ui/uploaded.py), or expired. An
+upload carrying the token holder's pass (ui/writer_pass.py) is not counted: the free-disk floor bounds it.
 """
 from __future__ import annotations
 
@@ -19,11 +22,14 @@ from fastapi.responses import PlainTextResponse
 from gradio.route_utils import MultiPartException
 
 from ui.client import client_address
+from ui.upload_owned import UPLOAD_LOST, UploadLost, UploadOwner
+from ui.writer_pass import WriterPasses
 
 GRADIO_UPLOAD = ("POST", "/gradio_api/upload")
 MAX_HELD_FILES = 200  # files one sender's uploads may hold at once: each costs a folder and an inode, however small
 SENDERS_BEFORE_PRUNE = 1000  # past this many senders, the ones whose files are all gone are forgotten
-RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths; past this it is not read for them
+WRITER_HINT = "持口令写入共享库的管理员：先填口令，再选文件，就不受这个上限。"
+RESPONSE_MAX_BYTES = 1 << 20  # an upload's answer is its list of paths (≤ 1000 files); past this it is passed on as is
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -56,10 +62,10 @@ class UploadLedger:
         if self.max_bytes and held + incoming > self.max_bytes:
             raise HTTPException(413, f"上传的文件已占用 {held / 2**20:.1f} MB，加上这次将超过每位访客的上限 "
                                      f"{self.max_bytes / 2**20:g} MB（ANNEX_SESSION_UPLOAD_MB）：请先把已选的文件入库或"
-                                     "移除（关闭页面也会删除它们），再上传。")
+                                     f"移除（关闭页面也会删除它们），再上传。{WRITER_HINT}")
         if count >= self.max_files:
             raise HTTPException(413, f"上传的文件已有 {count} 个未入库，达到每位访客的上限 {self.max_files} 个："
-                                     "请先把已选的文件入库或移除，再上传。")
+                                     f"请先把已选的文件入库或移除，再上传。{WRITER_HINT}")
 
     def record(self, sender: str, paths: list[str]) -> None:
         """The files an upload left, counted against its sender."""
@@ -77,12 +83,16 @@ class UploadLedger:
 
 
 class UploadShare:
-    """ASGI middleware: Gradio's upload route, bounded per sender by an UploadLedger."""
+    """ASGI middleware: Gradio's upload route, bounded per sender by an UploadLedger, each file given its own path
+    (ui/upload_owned.py)."""
 
-    def __init__(self, app: App, ledger: UploadLedger, hops: int) -> None:
+    def __init__(self, app: App, ledger: UploadLedger, hops: int, owner: UploadOwner | None = None,
+                 passes: WriterPasses | None = None) -> None:
         self.app = app
         self.ledger = ledger
         self.hops = hops
+        self.owner = owner or UploadOwner()
+        self.passes = passes  # a token holder's uploads (ui/writer_pass.py) are not held to the share
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or (scope["method"], scope["path"].rstrip("/")) != GRADIO_UPLOAD:
@@ -91,8 +101,10 @@ class UploadShare:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
         sender = client_address((scope.get("client") or ("", 0))[0], headers, self.hops)
         declared = int(headers["content-length"]) if headers.get("content-length", "").isdigit() else 0
+        capped = self.passes is None or not self.passes.carried(headers)
         try:
-            self.ledger.check(sender, declared)
+            if capped:
+                self.ledger.check(sender, declared)
         except HTTPException as exc:  # before the app: answered directly, nothing was read
             await PlainTextResponse(exc.detail, exc.status_code)(scope, receive, send)
             return
@@ -104,7 +116,7 @@ class UploadShare:
             try:
                 message = await receive()  # BodyLimit's (the disk floor) inside
                 seen += len(message.get("body", b""))
-                if seen > declared:  # chunked, or more than it said: measured as it comes
+                if capped and seen > declared:  # chunked, or more than it said: measured as it comes
                     self.ledger.check(sender, seen)
             except HTTPException as exc:
                 # Gradio deletes the part it spooled only on its own MultiPartException; any other exception left a
@@ -115,30 +127,59 @@ class UploadShare:
             return message
 
         answer = bytearray()
-        status = 0
+        start: dict[str, Any] | None = None  # a 200's start, held until its body: the paths in it change length
 
         async def recorded(message: dict[str, Any]) -> None:
-            nonlocal status
+            nonlocal start
             if message["type"] == "http.response.start":
-                status = message["status"]
                 if refused is not None:
                     await PlainTextResponse(refused.detail, refused.status_code)(scope, receive, send)
-                    return
-            elif refused is not None:
+                elif message["status"] == 200:
+                    start = message
+                else:
+                    await send(message)
+                return
+            if refused is not None:
                 return  # the refusal was sent whole
-            elif message["type"] == "http.response.body" and status == 200 and len(answer) < RESPONSE_MAX_BYTES:
-                answer.extend(message.get("body", b""))
-                if not message.get("more_body"):
-                    self.ledger.record(sender, _paths(bytes(answer)))
-            await send(message)
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            answer.extend(message.get("body", b""))
+            if message.get("more_body") and len(answer) <= RESPONSE_MAX_BYTES:
+                return
+            held, start = start, None
+            if message.get("more_body"):  # not a list of paths Gradio wrote: passed on as it came
+                await send(held)
+                await send({"type": "http.response.body", "body": bytes(answer), "more_body": True})
+                return
+            try:
+                body = self._owned(sender if capped else None, bytes(answer))
+            except UploadLost:
+                await PlainTextResponse(UPLOAD_LOST, 409)(scope, receive, send)
+                return
+            headers = [(k, v) for k, v in held.get("headers", ()) if k.lower() != b"content-length"]
+            await send({**held, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, counted, recorded)
 
+    def _owned(self, sender: str | None, answer: bytes) -> bytes:
+        """Gradio's answer with each path moved to its own folder, recorded against the sender (None: a writer)."""
+        paths = _paths(answer)
+        if paths is None:
+            return answer
+        owned = self.owner.own(paths)
+        if sender is not None:
+            self.ledger.record(sender, owned)
+        return json.dumps(owned, ensure_ascii=False).encode("utf-8")
 
-def _paths(answer: bytes) -> list[str]:
-    """The paths in Gradio's answer to an upload (a JSON list of them); none if it is anything else."""
+
+def _paths(answer: bytes) -> list[str] | None:
+    """The paths in Gradio's answer to an upload (a JSON list of them); None if it is anything else."""
     try:
         paths = json.loads(answer)
     except ValueError:
-        return []
-    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
+        return None
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        return None
+    return paths

@@ -8,6 +8,7 @@ server file into a private library and read it back. `UploadedFile` refuses both
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from pathlib import Path
 from typing import Sequence
@@ -17,6 +18,7 @@ import gradio.utils as gradio_utils
 
 from ui.safe import error
 
+SESSIONS_BEFORE_PRUNE = 1000  # sessions held before the ones whose files are all gone are forgotten
 NOT_UPLOADED = "这个文件不是通过本页面上传的：请在页面上重新选择文件上传。"
 
 
@@ -52,10 +54,12 @@ def discard_uploads(files: Sequence[str]) -> None:
 
 
 class SessionUploads:
-    """The uploaded files each browser session holds but has not ingested: deleted when its tab closes."""
+    """The files each browser session holds in Gradio's folder (a document not ingested yet, the evaluation tab's
+    question file and CSV): deleted when its tab closes. One per app, so the unload releases every tab's files."""
 
     def __init__(self) -> None:
         self._held: dict[str, set[str]] = {}
+        self._pruned_at = 0
         self._lock = threading.Lock()
 
     def hold(self, session: str | None, files: Sequence[str] | str | None) -> None:
@@ -65,6 +69,34 @@ class SessionUploads:
         if session and kept:
             with self._lock:
                 self._held.setdefault(session, set()).update(kept)
+                if len(self._held) > max(SESSIONS_BEFORE_PRUNE, 2 * self._pruned_at):  # amortized O(1) a hold
+                    self._prune()
+
+    def _prune(self) -> None:
+        """Forget sessions whose files are all gone (Gradio's hour passed; the unload never came: a raw client)."""
+        for session in [s for s, files in self._held.items() if not any(map(os.path.exists, files))]:
+            del self._held[session]
+        self._pruned_at = len(self._held)
+
+    def swap(self, session: str | None, shown: str | None, written: str) -> None:
+        """The session's page now shows `written` (a file made for it in Gradio's folder, a CSV download) in place
+        of `shown`, which goes now if this session held it (a value sent without the page names anything)."""
+        self.hold(session, written)
+        if not isinstance(shown, str) or not session:
+            return
+        with self._lock:
+            held = self._held.get(session, set())
+            gone = {n for n in held if n != written and Path(n).resolve() == Path(shown).resolve()}
+            held -= gone
+        discard_uploads(sorted(gone))
+
+    def watch(self, files: gr.File, api_name: str) -> None:
+        """Wire `files` (inside the Blocks) so each upload to it is held by its session until the tab closes."""
+
+        def hold(chosen: Sequence[str] | str | None, request: gr.Request) -> None:
+            self.hold(request.session_hash, chosen)
+
+        files.upload(hold, files, None, api_name=api_name, api_visibility="private", queue=False)
 
     def release(self, session: str | None) -> None:
         """The session ended: the uploads it still held go."""

@@ -81,7 +81,7 @@ class Visitor(Queue):
     def eval_run(self, lines: list[dict], limit: int = 0) -> dict[str, Any]:
         """The 评测 tab's run over an uploaded question file."""
         body = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines)
-        return self.send(self.by_input("eval-upload"), [self.upload("q.jsonl", body), limit])
+        return self.send("run_eval", [self.upload("q.jsonl", body), limit, None])
 
 
 def _secret_hits(app: LiveApp) -> list[Any]:
@@ -417,7 +417,7 @@ def test_a_file_value_naming_a_server_path_reads_nothing_from_the_server(app, tm
     assert set(_documents(app)) == before
     questions = dict(value, path=path.replace(".md", ".jsonl"))
     Path(questions["path"]).write_text(json.dumps({"question": SECRET, "doc": SECRET}, ensure_ascii=False), "utf-8")
-    assert visitor.send(visitor.by_input("eval-upload"), [questions, 0])["success"] is False
+    assert visitor.send("run_eval", [questions, 0, None])["success"] is False
     assert SECRET not in visitor.seen
     visitor.send("ask", [SECRET_QUESTION, None, None, None, *KNOBS])
     assert SECRET not in visitor.seen and server_file.exists()

@@ -106,3 +106,62 @@ def test_the_ledger_forgets_senders_whose_files_are_gone(tmp_path):
         ledger.record(f"198.51.100.{n}", [str(gone)])
         gone.unlink()
     assert len(ledger._files) < 10 and ledger.held("stays") == (KB, 1)  # not a thousand senders for ever
+
+
+TOKEN = "upload-share-token"
+
+
+@pytest.fixture(scope="module")
+def writable(tmp_path_factory):
+    """An empty store with ANNEX_API_TOKEN set and a 1 MB upload share per visitor, behind one trusted proxy."""
+    service = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store"), session_upload_mb=1,
+                                         proxy_hops=1, api_token=TOKEN))
+    try:
+        with LiveServer(build_app(service)) as server:
+            yield server.url
+    finally:
+        service.close()
+
+
+def test_the_token_holder_is_not_held_to_a_visitors_upload_share(writable):
+    from ui.upload_share import WRITER_HINT
+    from ui.writer_pass import COOKIE
+
+    address = {"x-forwarded-for": "203.0.113.40"}  # the writer and a visitor behind one address
+    with httpx.Client(base_url=writable, timeout=60) as writer, httpx.Client(base_url=writable, timeout=60) as visitor:
+        wrong = writer.post("/api/knowledge/upload-pass", headers={**address, "authorization": "Bearer wrong"})
+        assert wrong.status_code == 403 and COOKIE not in writer.cookies
+        right = writer.post("/api/knowledge/upload-pass", headers={**address, "authorization": f"Bearer {TOKEN}"})
+        assert right.status_code == 204 and COOKIE in writer.cookies
+        assert "httponly" in right.headers["set-cookie"].lower() and TOKEN not in right.headers["set-cookie"]
+        kept = []
+        for n in range(3):  # 1.8 MB held at once: past a visitor's 1 MB share
+            sent = writer.post("/gradio_api/upload", headers=address,
+                               files={"files": (f"共享{n}.md", bytes([65 + n]) * (600 * KB), "text/markdown")})
+            assert sent.status_code == 200, sent.text
+            kept += sent.json()
+        first = visitor.post("/gradio_api/upload", headers=address,  # the writer's files are not the visitor's
+                             files={"files": ("访客.md", b"v" * (600 * KB), "text/markdown")})
+        assert first.status_code == 200, first.text
+        kept += first.json()
+        for cookie in ({}, {"cookie": f"{COOKIE}=4102444800.forged"}):  # no pass, or a forged one: a visitor's share
+            refused = visitor.post("/gradio_api/upload", headers={**address, **cookie},
+                                   files={"files": ("访客2.md", b"w" * (600 * KB), "text/markdown")})
+            assert refused.status_code == 413 and WRITER_HINT in refused.text
+    discard_uploads(kept)
+    assert not any(Path(p).exists() for p in kept)
+
+
+def test_sessions_that_never_closed_are_forgotten_once_their_files_are_gone(live):
+    from ui.uploaded import SESSIONS_BEFORE_PRUNE, SessionUploads
+
+    uploads = SessionUploads()
+    [kept] = _upload(live, "203.0.113.50", 10, fill=b"kept").json()
+    uploads.hold("stays", [kept])
+    for n in range(SESSIONS_BEFORE_PRUNE + 1):  # a raw client: a new session hash each time, never an unload
+        [path] = _upload(live, "203.0.113.51", 10, fill=b"%010d" % n).json()
+        uploads.hold(f"raw-{n}", [path])
+        discard_uploads([path])  # Gradio's hour passed
+    assert len(uploads._held) < 10 and "stays" in uploads._held
+    uploads.release("stays")
+    assert not Path(kept).exists()

@@ -4,19 +4,20 @@ It asks the bundled questions (data/questions.jsonl) or an uploaded file of the 
 stores the app already holds — no second ingest — through kb.eval's own pipelines and scoring. A run sees what
 the visitor's chat sees (SessionLibraries.scope: the shared libraries and the session's own), so a question
 naming another visitor's document is "not in the corpus" like any unknown one; its turns go to a scratch history
-removed when the run ends, never to the conversations; at most MAX_QUESTIONS questions run.
+removed when the run ends, never to the conversations; at most MAX_QUESTIONS questions run. The uploaded question
+file and the CSV download (which quotes the visitor's questions and answers) are the session's: deleted when its
+tab closes, the CSV also when a new one replaces it.
 """
 from __future__ import annotations
 
-import tempfile
-import time
-import uuid
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 import gradio as gr
 import pandas as pd
+from gradio.utils import get_upload_folder
 
 from kb.errors import AnnexError
 from kb.eval.run import MODES, mode_pipeline, run_question, runnable
@@ -26,7 +27,7 @@ from kb.service import Service, scratch_history
 from kb.turn import TurnRequest
 from graph.store import attachment_node_id
 from ui.compare.run import attachment_names
-from ui.uploaded import UploadedFile
+from ui.uploaded import SessionUploads, UploadedFile
 from ui.evaluation.frames import (ALL, FAIL, KIND_NAMES, PASS, chart, column_widths, display_frame, empty_chart,
                                   filter_frame, mode_name, outcomes_frame, summary_frame)
 from ui.safe import error, md
@@ -34,7 +35,6 @@ from ui.safe import error, md
 ProgressFn = Callable[..., object]
 EMPTY = "点 **运行评测**：三种模式依次回答每道题，完成后这里给出汇总表、比例图和逐题结果（可按模式、题型、结果筛选，下载 CSV）。"
 MAX_QUESTIONS = 200  # per run of the tab: each costs three turns; `python -m kb.eval` runs any number
-CSV_SECONDS = 600  # a run's CSV (answers may quote the visitor's own library) is kept this long for Gradio to copy
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet reads a cell starting so as a formula
 
 
@@ -84,16 +84,13 @@ def problems_markdown(run: EvalRun, source: str) -> str:
 
 
 def write_csv(frame: pd.DataFrame) -> str:
-    """The frame as a UTF-8 CSV (with BOM, so spreadsheet programs read the Chinese) in a temporary file.
+    """The frame as a UTF-8 CSV (with BOM, so spreadsheet programs read the Chinese) in a folder of its own inside
+    Gradio's upload folder: Gradio serves it from there without a copy, and ui/uploaded.py can delete it.
 
     Cells and headers that a spreadsheet would run as a formula (a question "=HYPERLINK(…)") are written as text.
     """
-    folder = Path(tempfile.gettempdir()) / "annex-eval-csv"
-    folder.mkdir(exist_ok=True)
-    for old in folder.glob("*.csv"):  # Gradio serves its own copy (gone within an hour); ours go at a later run
-        if time.time() - old.stat().st_mtime > CSV_SECONDS:
-            old.unlink(missing_ok=True)
-    path = folder / f"annex-eval-{uuid.uuid4().hex[:12]}.csv"
+    path = Path(get_upload_folder()) / secrets.token_hex(16) / "annex-eval.csv"
+    path.parent.mkdir(parents=True)
     safe = frame.map(as_text).rename(columns=as_text)
     safe.to_csv(path, index=False, encoding="utf-8-sig")
     return str(path)
@@ -106,8 +103,9 @@ def as_text(value: object) -> object:
     return value
 
 
-def build_eval_tab(service: Service, bundled: Path) -> None:
-    """Lay out the tab inside the current gr.Tab and wire its events."""
+def build_eval_tab(service: Service, bundled: Path, uploads: SessionUploads) -> None:
+    """Lay out the tab inside the current gr.Tab and wire its events; an uploaded question file is held in
+    `uploads` (the app's, released at the unload): a visitor's questions go when their tab closes."""
     gr.Markdown(f"在当前知识库上运行评测（与 `python -m kb.eval --mode all` 相同的三种模式与评分）。默认题目："
                 f"`{bundled.name}`；也可以上传同格式的 JSON-lines 题目文件。")
     with gr.Row(equal_height=True):
@@ -128,8 +126,16 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
     table = gr.Dataframe(interactive=False, label="逐题结果", elem_id="eval-outcomes", wrap=True, max_height=520,
                          visible=False)
     frame = gr.State(None)
+    uploads.watch(upload, "hold_questions")  # kept for another run until the tab closes
 
-    def run(file: str | None, n: float | None, request: gr.Request, progress=gr.Progress()) -> tuple:
+    def csv(frame: pd.DataFrame, shown: str | None, request: gr.Request) -> str:
+        # it may quote the visitor's library and questions: the session holds it, the one it replaces goes now
+        written = write_csv(frame)
+        uploads.swap(request.session_hash, shown, written)
+        return written
+
+    def run(file: str | None, n: float | None, shown: str | None, request: gr.Request,
+            progress=gr.Progress()) -> tuple:
         path = Path(file) if file else bundled
         try:
             questions, problems = load_questions(path, service.settings.max_question_lines,
@@ -150,19 +156,21 @@ def build_eval_tab(service: Service, bundled: Path) -> None:
         return (problems_markdown(result, name), gr.update(value=summary_frame(result.aggregates), visible=True),
                 gr.update(value=chart(result.aggregates), visible=True), gr.update(visible=True),
                 gr.update(value=shown, visible=True, column_widths=column_widths(shown)), outcomes,
-                gr.update(value=write_csv(outcomes), visible=True), ALL, ALL, ALL, "")
+                gr.update(value=csv(outcomes, shown, request), visible=True), ALL, ALL, ALL, "")
 
-    def refilter(full: pd.DataFrame | None, mode: str, kind: str, result: str, text: str) -> tuple:
+    def refilter(full: pd.DataFrame | None, mode: str, kind: str, result: str, text: str, shown: str | None,
+                 request: gr.Request) -> tuple:
         if full is None:
             return gr.skip(), gr.skip()
-        shown = filter_frame(full, mode, kind, result, text)
-        return display_frame(shown), write_csv(shown)
+        kept = filter_frame(full, mode, kind, result, text)
+        return display_frame(kept), csv(kept, shown, request)
 
-    run_button.click(run, [upload, limit], [status, summary, figure, filters, table, frame, download, mode_filter,
-                                            kind_filter, result_filter, search], api_visibility="private",
-                     concurrency_limit=1, concurrency_id="eval", show_progress_on=[status])
+    run_button.click(run, [upload, limit, download], [status, summary, figure, filters, table, frame, download, mode_filter,
+                                            kind_filter, result_filter, search], api_name="run_eval",
+                     api_visibility="private", concurrency_limit=1, concurrency_id="eval", show_progress_on=[status])
     gr.on([mode_filter.input, kind_filter.input, result_filter.input, search.submit, search.blur], refilter,
-          [frame, mode_filter, kind_filter, result_filter, search], [table, download], api_visibility="private",
+          [frame, mode_filter, kind_filter, result_filter, search, download], [table, download],
+          api_name="refilter_eval", api_visibility="private",
           show_progress="hidden")
 
 

@@ -27,6 +27,7 @@ from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, 
 from ui.client import client_address
 from ui.safe import error, inform, warn
 from ui.uploaded import SessionUploads, UploadedFile, discard_uploads
+from ui.writer_pass import PASS_JS
 
 ALL_LIBRARIES = "全部"
 # DOCUMENT_COLUMNS' widths (px, 720 in all): every column in view on a laptop, the file name and its attachments
@@ -46,11 +47,11 @@ WAITING_FOR_SHARED = "等待另一个共享库入库完成后开始（共享库�
 class KnowledgeBase:
     """The tab's handlers over the service's stores; `session` is the Gradio session hash of the caller."""
 
-    def __init__(self, service: Service) -> None:
+    def __init__(self, service: Service, uploads: SessionUploads | None = None) -> None:
         self.service = service
         self.sessions = service.sessions
         self._shared = threading.Lock()  # shared-library ingests, one at a time
-        self.uploads = SessionUploads()  # files a page uploaded and has not ingested yet
+        self.uploads = uploads or SessionUploads()  # files the pages uploaded (and have not ingested yet)
 
     def ingest(self, session: str | None, files: Sequence[str] | None, library: str, tags: str, token: str = "",
                progress: ProgressFn | None = None, client: str = "") -> str:
@@ -189,13 +190,14 @@ class KnowledgeTab:
 PHONE_NOTE = "**知识库图谱**在手机上看不清，已收起：每个文档的附件和悬空引用见上面的“文档”列表；在电脑上打开可看图谱。"
 
 
-def build_knowledge_tab(service: Service) -> KnowledgeTab:
-    """Lay out the tab inside the current Blocks context (a gr.Tab) and wire its events.
+def build_knowledge_tab(service: Service, uploads: SessionUploads | None = None) -> KnowledgeTab:
+    """Lay out the tab inside the current Blocks context (a gr.Tab) and wire its events; `uploads`: the app's
+    SessionUploads, released at the unload.
 
     Long on purpose: Gradio wires events to components in the Blocks context they were made in, so the layout and
     its wiring sit in one function; the handlers are KnowledgeBase's methods above.
     """
-    kb = KnowledgeBase(service)
+    kb = KnowledgeBase(service, uploads)
     rows, choices = kb.listing(None)  # what every new page shows: the shared libraries
     libraries = kb.libraries(None)
     ttl = service.settings.session_library_ttl_min
@@ -263,10 +265,9 @@ def build_knowledge_tab(service: Service) -> KnowledgeTab:
                         concurrency_limit=UPLOAD_WORKERS, concurrency_id="ingest", show_progress="full")
     sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
 
-    def hold(chosen, request: gr.Request) -> None:  # uploaded, not ingested yet: deleted if the tab closes first
-        kb.uploads.hold(request.session_hash, chosen)
-
-    files.upload(hold, files, None, api_visibility="private", queue=False)
+    kb.uploads.watch(files, "hold")  # uploaded, not ingested yet: deleted if the tab closes first
+    # a typed token, checked once by the server, lets the files chosen next past the per-visitor upload share
+    gr.on([token.blur, token.submit], None, token, None, js=PASS_JS, api_visibility="private")
     ingested = (sent.success(refresh, None, listing_outputs, api_visibility="private")
                 .then(draw, picture_inputs, picture, api_visibility="private"))
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],

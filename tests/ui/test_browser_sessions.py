@@ -1,0 +1,140 @@
+"""A real browser on the app as app.py serves it (ui/server.py): a tab's private library goes when the tab closes,
+an upload waiting behind busy upload workers shows its place in the queue, and the token box lifts the upload share.
+
+Every wait is an `expect(...)` or a poll with a deadline: nothing is read the instant an action returns.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import replace
+from typing import Callable
+
+import httpx
+import pytest
+
+from tests.live_server import LiveServer, build_app
+from tests.reliability.conftest import LiveApp
+from tests.reliability.test_access import Queue
+from tests.ui.test_browser import TIMEOUT, browser, opened  # noqa: F401  (the same chromium)
+from ui.library.tab import UPLOAD_WORKERS
+
+pytestmark = pytest.mark.browser
+
+TOKEN = "browser-sessions-token"
+PLAN = """# 青湾渡口防汛应急预案
+
+渡口按附件1备足防汛物资。
+
+附件1：防汛物资清单
+
+救生衣：140件，存放于渡口值班室。
+"""
+
+
+@pytest.fixture(scope="module")
+def served(service):
+    """The shared UI-test service behind ui/server.py's app, with a token set."""
+    admin = replace(service, settings=replace(service.settings, api_token=TOKEN))
+    with LiveServer(build_app(admin)) as server, httpx.Client(base_url=server.url, timeout=60) as http:
+        yield LiveApp(server.url + "/", http, admin)
+
+
+def _private(app: LiveApp) -> set[str]:
+    return {x for x in app.service.read.current().libraries if x.startswith("session-")}
+
+
+def _until(condition: Callable[[], bool], seconds: float = TIMEOUT / 1000) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return condition()
+
+
+def _upload(page, path) -> None:
+    page.get_by_role("tab", name="知识库").click()
+    page.locator("input[type=file][accept*='.md']").set_input_files(str(path))  # the documents' File, not a table's
+    page.get_by_role("button", name="入库", exact=True).click()
+
+
+def test_closing_the_tab_deletes_its_private_library(browser, served, tmp_path):
+    from playwright.sync_api import expect
+
+    plan = tmp_path / "青湾渡口防汛应急预案.md"
+    plan.write_text(PLAN, encoding="utf-8")
+    before = _private(served)
+    with opened(browser, served.url) as page:
+        _upload(page, plan)
+        expect(page.locator("#kb-results")).to_contain_text("本会话私有库", timeout=TIMEOUT)
+        assert _until(lambda: len(_private(served) - before) == 1)
+        [mine] = _private(served) - before
+    # the context closed: the browser dropped the heartbeat stream, Gradio ran the unload, the sweep took the library
+    assert _until(lambda: mine not in _private(served)), f"{mine} outlived its tab"
+
+
+def test_an_upload_waiting_for_a_worker_shows_its_place_in_the_queue(browser, served, tmp_path):
+    from playwright.sync_api import expect
+
+    plan = tmp_path / "青湾渡口防汛应急预案.md"
+    plan.write_text(PLAN, encoding="utf-8")
+    queue = Queue(served)
+    holders = [f"holder-{n}" for n in range(UPLOAD_WORKERS)]
+    writes = served.service.stores.ingestor._lock  # held here: every ingest stops at its store write
+    writes.acquire()
+    try:
+        busy = [threading.Thread(target=queue.call, args=("run_ingest", [[queue.upload(f"占位{n}.md", PLAN)], "", "",
+                                                                      ""], session)) for n, session in enumerate(holders)]
+        for thread in busy:
+            thread.start()
+        with opened(browser, served.url) as page:
+            _upload(page, plan)
+            results = page.locator("#kb-results")
+            tracker = results.locator("[data-testid=status-tracker]")
+            expect(tracker).to_contain_text(re.compile(r"queue: \d+/\d+"), timeout=TIMEOUT)  # Gradio's place line
+            # and shown: with show_progress="hidden" the same line sits there at opacity 0 and height 0
+            expect(tracker).to_have_css("opacity", "1", timeout=TIMEOUT)
+            writes.release()
+            expect(results).to_contain_text("本会话私有库", timeout=TIMEOUT)  # then it ran
+    finally:
+        if writes.locked():
+            writes.release()
+    for thread in busy:
+        thread.join(60)
+    for session in holders:
+        served.service.sessions.end(session)
+
+
+@pytest.fixture(scope="module")
+def tight(service):
+    """The same app with a visitor's upload share of 4 KB."""
+    admin = replace(service, settings=replace(service.settings, api_token=TOKEN, session_upload_mb=4 / 1024))
+    with LiveServer(build_app(admin)) as server, httpx.Client(base_url=server.url, timeout=60) as http:
+        yield LiveApp(server.url + "/", http, admin)
+
+
+def test_the_token_box_lifts_the_upload_share_for_the_files_chosen_after_it(browser, tight, tmp_path):
+    from playwright.sync_api import expect
+    from ui.writer_pass import COOKIE
+
+    big = tmp_path / "青湾渡口防汛应急预案.md"
+    big.write_text(PLAN + "\n".join(f"第{n}条：渡口值班人员按时巡查水位。" for n in range(400)), encoding="utf-8")
+    assert big.stat().st_size > 8 * 1024
+    with opened(browser, tight.url) as page:
+        page.get_by_role("tab", name="知识库").click()
+        files = page.locator("input[type=file][accept*='.md']")
+        files.set_input_files(str(big))  # a visitor's share: refused, saying what to do
+        expect(page.locator("[data-testid='toast-body']").first).to_contain_text("ANNEX_SESSION_UPLOAD_MB",
+                                                                                 timeout=TIMEOUT)
+        page.get_by_label("共享库（需口令）").fill("browser-writer")
+        page.locator("#kb-token input").fill(TOKEN)
+        page.locator("#kb-token input").press("Tab")  # the box loses focus: the page has the token checked once
+        assert _until(lambda: COOKIE in {c["name"] for c in page.context.cookies()})
+        assert all(TOKEN not in c["value"] for c in page.context.cookies())
+        files.set_input_files(str(big))
+        page.get_by_role("button", name="入库", exact=True).click()
+        expect(page.locator("#kb-results")).to_contain_text("已写入共享库", timeout=TIMEOUT)
+    written = [d for d in tight.service.read.current().documents.values() if d.library == "browser-writer"]
+    assert [d.name for d in written] == [big.name]
+    for doc in written:  # the UI tests share one store: leave its libraries as they were
+        tight.service.stores.ingestor.delete(doc.id)
