@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from dataclasses import dataclass
 from typing import Sequence
@@ -9,6 +10,8 @@ from typing import Sequence
 from kb.ingest.splitting import split_attachments
 from kb.ingest.chunking import chunk_document
 from kb.errors import ParseError
+from kb.labels import LABEL
+from kb.text import squash
 from kb.model import Attachment, Document, ParsedFile, Part
 from kb.ingest.references import extract_references
 from kb.ingest.titles import document_title
@@ -17,7 +20,8 @@ PART_SEPARATOR = "\n\n"
 # How annex-rag reads a file into attachments, references and chunks. Raise it whenever the same file would be read
 # differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
 # bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
-READING_VERSION = 6
+READING_VERSION = 7
+_NOT_WORD = re.compile(r"[\W_]")  # what is left of a header once its label and title are taken: punctuation, space
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,9 @@ def build_document(
     parts = [Part(main.file, 0, len(main.text), main.content_hash, main.pages)]
     split = split_attachments(text)
     limits.check_time(main.file, began, "splitting its attachments")
-    attachments = list(split.attachments)
+    sent = {extra.label for extra in extras}
+    # A header with nothing under it (附件1：值班表 closing a notice) is where the file sent with it belongs.
+    attachments = [a for a in split.attachments if a.label not in sent or not _only_header(text, a)]
     structural = list(split.structural)
     nested = dict(split.parts)  # 附表1-1 → 附件1: a table read as part of the attachment it sits in
     breaks = list(split.part_starts)
@@ -142,6 +148,12 @@ def stored_parts(doc: Document) -> tuple[ParsedFile, list[AttachmentFile]]:
                             pages=tuple(p - part.start for p in part.pages))
         extras.append(AttachmentFile(parsed, att.kind, att.label, att.title))
     return main, extras
+
+
+def _only_header(text: str, attachment: Attachment) -> bool:
+    """Whether an attachment's text is its label and title alone (附件1：值班表, or 附件1 with its title below)."""
+    rest = LABEL.sub("", squash(text[attachment.start : attachment.end]), count=1)
+    return not _NOT_WORD.sub("", rest.replace(squash(attachment.title), "", 1))
 
 
 def _first_line(text: str) -> str:
