@@ -144,22 +144,23 @@ def read_unit(unit: Unit, library: str, graph: GraphStore, read: Read, results: 
 
 
 def unplaced_note(name: PresplitName, rivals: Sequence[str], library: str, suffix: str) -> str:
-    """What an attachment file stored as its own document says: why it was not attached, and how to attach it."""
-    what = f"{name.label}{' ' + name.title if name.title else ''}"
+    """What an attachment file stored as its own document says (in the users' language, as the other result notes
+    do): why it was not attached, and how to attach it."""
+    what = f"{name.label}{'“' + name.title + '”' if name.title else ''}"
     if rivals:
-        why = f"{', '.join(rivals)} each name {what}"
+        why = f"{'、'.join(f'“{r}”' for r in rivals)}都列有{what}，无法判断它属于哪一份"
     elif name.parent is not None:
-        why = f"its parent document '{name.parent}' is neither uploaded with it nor in library '{library}'"
+        why = f"它的主文档“{name.parent}”不在这次上传中，也不在库“{library}”里"
     else:
-        why = f"no document uploaded with it names {what}"
-    return (f"not attached: {why}, so it is stored as its own document. To attach it, upload it with its document "
-            f"in a folder of their own, or name it '<文档名>-{name.label}-{name.title or '名称'}{suffix}' and upload "
-            "it again (then delete this one).")
+        why = f"同批上传的文档都没有列出{what}"
+    return (f"未并入附件：{why}，已作为单独的文档入库。要把它并入所属文档，请只把它和所属文档一起上传（或放在同一个"
+            f"文件夹里），或把它改名为“<文档名>-{name.label}-{name.title or '名称'}{suffix}”后重新上传，再删除这份单独的"
+            "文档。")
 
 
 def taken_note(name: PresplitName, owner: str) -> str:
-    return (f"not attached: another file of this upload is already {name.label} of '{owner}', so it is stored as "
-            "its own document; give each attachment file its own 附件 number and upload it again.")
+    return (f"未并入附件：同批上传的另一个文件已是“{owner}”的{name.label}，已作为单独的文档入库；请给每个附件文件"
+            "各自的附件编号后重新上传。")
 
 
 def orphan(path: Path, stem: str, library: str) -> IngestResult:

@@ -11,6 +11,7 @@ import docx
 
 from kb.cli import main
 from kb.ingest.uploads import ingest_uploads
+from ui.library.render import ingest_results_html
 
 CONTEST = "关于举办2024年职工技能竞赛的通知"
 SAFETY = "关于开展安全生产大检查的通知"
@@ -86,15 +87,17 @@ def test_an_attachment_file_two_notices_name_is_stored_alone_and_says_what_to_do
     both = results["附件1：报名表.txt"]
     assert both.status == "ingested" and both.error is None  # not lost: its own document, searchable
     [note] = both.notes
-    assert f"{CONTEST}, {other} each name 附件1 报名表" in note or f"{other}, {CONTEST} each name 附件1 报名表" in note
-    assert "in a folder of their own" in note and f"'<文档名>-附件1-报名表.txt'" in note
+    assert f"“{CONTEST}”、“{other}”都列有附件1“报名表”，无法判断它属于哪一份" in note
+    assert "只把它和所属文档一起上传" in note and "“<文档名>-附件1-报名表.txt”" in note
+    shown = ingest_results_html([both])  # the upload's result row: stored, with the note under it
+    assert "已入库" in shown and "⚠ 未并入附件" in shown
     stored = stores.graph.find_document("notices", "附件1：报名表.txt")
     assert stored is not None and "姓名 | 单位 | 工种" in stores.graph.load_document(stored.id).text
     # the other attachment file of that notice is named by it alone, so it still joins it
     assert results["附件2-推荐名单.docx"].status == "attached"
     assert [a.label for a in results[f"{CONTEST}.txt"].document.attachments] == ["附件2"]
     none = results["附件9-费用明细.txt"]
-    assert none.status == "ingested" and "no document uploaded with it names 附件9 费用明细" in none.notes[0]
+    assert none.status == "ingested" and "同批上传的文档都没有列出附件9“费用明细”" in none.notes[0]
 
 
 def test_a_multi_file_upload_groups_as_a_folder_does(stores, tmp_path):

@@ -213,12 +213,12 @@ def test_an_attachment_file_without_a_parent_is_stored_alone_and_says_how_to_att
     orphan.write_text("内容", encoding="utf-8")
     [result] = stores.ingestor.ingest([orphan], "port")
     assert result.status == "ingested" and result.error is None
-    assert "no document uploaded with it names 附件7 孤立附件" in result.notes[0]
+    assert "同批上传的文档都没有列出附件7“孤立附件”，已作为单独的文档入库" in result.notes[0]
     named = tmp_path / "x" / "不存在的预案-附件7-孤立附件.md"
     orphan.rename(named)
     [result] = stores.ingestor.ingest([named], "port")
-    assert "its parent document '不存在的预案' is neither uploaded with it nor in library 'port'" in result.notes[0]
-    assert "'<文档名>-附件7-孤立附件.md'" in result.notes[0]
+    assert "它的主文档“不存在的预案”不在这次上传中，也不在库“port”里" in result.notes[0]
+    assert "“<文档名>-附件7-孤立附件.md”" in result.notes[0]
     assert sorted(d.name for d in stores.graph.list_documents("port")) == ["不存在的预案-附件7-孤立附件.md",
                                                                            "附件7-孤立附件.md"]
     assert _consistent(stores)["documents"] == 2
