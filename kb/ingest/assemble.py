@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from dataclasses import dataclass
 from typing import Sequence
@@ -10,8 +9,6 @@ from typing import Sequence
 from kb.ingest.splitting import split_attachments
 from kb.ingest.chunking import chunk_document
 from kb.errors import ParseError
-from kb.labels import LABEL
-from kb.text import squash
 from kb.model import Attachment, Document, ParsedFile, Part
 from kb.ingest.references import extract_references
 from kb.ingest.titles import document_title
@@ -21,7 +18,6 @@ PART_SEPARATOR = "\n\n"
 # differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
 # bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
 READING_VERSION = 7
-_NOT_WORD = re.compile(r"[\W_]")  # what is left of a header once its label and title are taken: punctuation, space
 
 
 @dataclass(frozen=True)
@@ -81,15 +77,14 @@ def build_document(
     split = split_attachments(text)
     limits.check_time(main.file, began, "splitting its attachments")
     sent = {extra.label for extra in extras}
-    # A header with nothing under it (附件1：值班表 closing a notice) is where the file sent with it belongs.
-    attachments = [a for a in split.attachments if a.label not in sent or not _only_header(text, a)]
+    # A file sent with a label is that attachment: what the text holds under the label is its list entry (附件1：
+    # 值班表 closing a notice, a list's last line with the sign-off under it) or a copy. That text stays in the
+    # document, read with what comes before it, so neither text is lost (the file was skipped for it before).
+    attachments = [a for a in split.attachments if a.label not in sent]
     structural = list(split.structural)
     nested = dict(split.parts)  # 附表1-1 → 附件1: a table read as part of the attachment it sits in
     breaks = list(split.part_starts)
-    inline = {a.label for a in attachments}
     for extra in sorted(extras, key=lambda e: _label_order(e.label)):
-        if extra.label in inline:
-            continue  # the document itself already carries this attachment
         start = len(text) + len(PART_SEPARATOR)
         text = text + PART_SEPARATOR + extra.parsed.text
         end = start + len(extra.parsed.text.rstrip())
@@ -150,16 +145,10 @@ def stored_parts(doc: Document) -> tuple[ParsedFile, list[AttachmentFile]]:
     return main, extras
 
 
-def _only_header(text: str, attachment: Attachment) -> bool:
-    """Whether an attachment's text is its label and title alone (附件1：值班表, or 附件1 with its title below)."""
-    rest = LABEL.sub("", squash(text[attachment.start : attachment.end]), count=1)
-    return not _NOT_WORD.sub("", rest.replace(squash(attachment.title), "", 1))
-
-
 def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")[:60]
 
 
 def _label_order(label: str) -> tuple:
     kind, number = label[:2], label[2:]
-    return kind, tuple(int(p) if p.isdigit() else ord(p[0]) for p in number.split("-")), number
+    return kind, tuple(int(p) if p.isdigit() else ord(p[0]) if p else -1 for p in number.split("-")), number

@@ -123,3 +123,28 @@ def test_the_cli_groups_a_flat_folder_the_same_way(tmp_path, monkeypatch):
     assert code == 0
     assert f"✓ 附件1：报名表.txt [attached] 2 attachments" in "\n".join(lines)
     assert sum("[attached]" in line for line in lines) == 5
+
+
+def test_a_list_numbered_below_its_first_entry_and_an_unnumbered_attachment_find_their_notices(stores, tmp_path):
+    folder = tmp_path / "flat"
+    _notices(folder)
+    poems, essay = "经典诗文朗诵比赛通知", "关于组织参加作文竞赛的通知"
+    (folder / f"{poems}.txt").write_text(  # the list's second entry is a number alone; the sign-off follows it
+        f"{poems}\n各二级工会：\n请各单位将报名表于11月14日前交至工会。\n附件 1 教工经典诗文朗诵比赛报名表\n2 经典诗文参考篇目\n"
+        "校工会\n二○一四年十一月七日\n", encoding="utf-8")
+    (folder / f"{essay}.txt").write_text(
+        f"{essay}\n全体同学：\n各班将参赛名单交至年级辅导员（汇总表见附件）。\n学生工作办公室\n2019年3月19日\n",
+        encoding="utf-8")
+    (folder / "附件2 经典诗文参考篇目.txt").write_text("经典诗文参考篇目\n1. 岳阳楼记\n", encoding="utf-8")
+    (folder / "附件1-诗文朗诵比赛报名表.txt").write_text("朗诵比赛报名表\n单位 | 节目 | 朗诵者\n", encoding="utf-8")
+    (folder / "附件：参赛名单汇总表.txt").write_text("参赛名单汇总表\n班级 | 姓名\n", encoding="utf-8")
+    results = _by_file(stores.ingestor.ingest([folder], "notices"))
+    assert {results[f].status for f in ("附件2 经典诗文参考篇目.txt", "附件1-诗文朗诵比赛报名表.txt", "附件：参赛名单汇总表.txt")} \
+        == {"attached"}
+    poem = results[f"{poems}.txt"].document
+    assert [a.label for a in poem.attachments] == ["附件1", "附件2"]
+    # the file, not the list line with the sign-off under it, is 附件1; that line stays in the text
+    assert poem.text[poem.attachment("附件1").start:].startswith("朗诵比赛报名表\n单位 | 节目 | 朗诵者")
+    assert "二○一四年十一月七日" in poem.text
+    [whole] = results[f"{essay}.txt"].document.attachments
+    assert (whole.label, whole.title) == ("附件", "参赛名单汇总表")

@@ -69,3 +69,22 @@ def test_a_file_named_after_its_notice_joins_it_though_the_notice_file_is_named_
 def test_near_titles():
     assert near_title("报名表（样表）", "报名表") and near_title("推荐人选名单", "推荐名单")
     assert not near_title("报名表", "推荐名单") and not near_title("表", "报名表")
+
+
+def test_of_two_notices_holding_a_title_the_one_written_more_alike_wins_and_a_bare_title_stays_a_tie():
+    short = _listing("竞赛", "关于举办技能竞赛的通知\n\n附件：1. 报名表\n2. 推荐名单\n\n市总工会\n2024年3月1日\n")
+    poems = _listing("朗诵", "关于举办朗诵比赛的通知\n请报送报名表。\n附件 1 教工经典诗文朗诵比赛报名表\n2 经典诗文参考篇目\n"
+                             "校工会\n二○一四年十一月七日\n")
+    essays = _listing("征文", "关于举办征文比赛的通知\n\n附件：1. 青年征文比赛报名表\n\n团委\n2024年3月1日\n")
+    documents = {"short": short, "poems": poems}
+    assert place(presplit_name("附件1-诗文朗诵比赛报名表.txt"), documents).owner == "poems"
+    assert place(presplit_name("附件1：报名表.txt"), documents).owner == "short"  # written exactly so
+    assert place(presplit_name("附件1：报名表.txt"), {"poems": poems, "essays": essays}).rivals == ("poems", "essays")
+    # the list's entry written as a number alone below its first
+    assert place(presplit_name("附件2 经典诗文参考篇目.txt"), {**documents, "essays": essays}).owner == "poems"
+
+
+def test_an_unnumbered_attachment_file_joins_the_notice_that_points_at_its_one_attachment():
+    essay = _listing("作文", "关于组织参加作文竞赛的通知\n各班将参赛名单交至辅导员（汇总表见附件）。\n")
+    listed = _listing("竞赛", "关于举办技能竞赛的通知\n\n附件：1. 报名表\n2. 推荐名单\n\n市总工会\n2024年3月1日\n")
+    assert place(presplit_name("附件：参赛名单汇总表.txt"), {"essay": essay, "listed": listed}).owner == "essay"
