@@ -76,14 +76,15 @@ def build_document(
     parts = [Part(main.file, 0, len(main.text), main.content_hash, main.pages)]
     split = split_attachments(text)
     limits.check_time(main.file, began, "splitting its attachments")
-    attachments = list(split.attachments)
+    sent = {extra.label for extra in extras}
+    # A file sent with a label is that attachment: what the text holds under the label is its list entry (附件1：
+    # 值班表 closing a notice, a list's last line with the sign-off under it) or a copy. That text stays in the
+    # document, read with what comes before it, so neither text is lost (the file was skipped for it before).
+    attachments = [a for a in split.attachments if a.label not in sent]
     structural = list(split.structural)
     nested = dict(split.parts)  # 附表1-1 → 附件1: a table read as part of the attachment it sits in
     breaks = list(split.part_starts)
-    inline = {a.label for a in attachments}
     for extra in sorted(extras, key=lambda e: _label_order(e.label)):
-        if extra.label in inline:
-            continue  # the document itself already carries this attachment
         start = len(text) + len(PART_SEPARATOR)
         text = text + PART_SEPARATOR + extra.parsed.text
         end = start + len(extra.parsed.text.rstrip())
@@ -150,4 +151,4 @@ def _first_line(text: str) -> str:
 
 def _label_order(label: str) -> tuple:
     kind, number = label[:2], label[2:]
-    return kind, tuple(int(p) if p.isdigit() else ord(p[0]) for p in number.split("-")), number
+    return kind, tuple(int(p) if p.isdigit() else ord(p[0]) if p else -1 for p in number.split("-")), number

@@ -131,9 +131,7 @@ class Ingestor:
         library = library or self.settings.default_library
         total = len(files) * 2
         max_bytes, max_ocr = self.settings.max_file_bytes, self.settings.max_ocr_pages
-        units, errors = group_files(files, library, self.graph, lambda path: parse_file(path, max_bytes, None, max_ocr))
-        if errors:
-            yield errors
+        units = group_files(files, library, self.graph, lambda path: parse_file(path, max_bytes, None, max_ocr))
         stored = self._stored_lookup(library, len(units))
         results: dict[str, IngestResult] = {}
         built: list[tuple[Unit, Document]] = []
@@ -331,7 +329,7 @@ class Ingestor:
     ) -> None:
         if unit.main_path is not None:
             results[str(unit.main_path)] = IngestResult(doc.name, doc.id, status, document=doc, repaired=repaired,
-                                                        notes=unit.main.notes if unit.main else ())
+                                                        notes=(*unit.notes, *(unit.main.notes if unit.main else ())))
         notes = {Path(name).name: extra.parsed.notes for extra in unit.extras.values() for name in unit.extra_files
                  if Path(name).name == extra.parsed.file}
         for name in unit.extra_files:

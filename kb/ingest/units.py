@@ -1,18 +1,21 @@
 """The documents an ingest builds: each main file with the pre-split attachment files that belong to it.
 
-Files are grouped by their names alone, before any is read, so that an ingest can read, build and write a few
-documents at a time instead of holding every parsed file of a large folder at once (kb/ingest/ingestor.py).
+Files are grouped by their names, before any is read, so that an ingest can read, build and write a few documents
+at a time instead of holding every parsed file of a large folder at once (kb/ingest/ingestor.py). Only an attachment
+file whose name does not tell its document has the documents of its folder read, each once, for the attachments they
+name (kb/ingest/attachment_owners.py); what is kept of them is that list, not their text.
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from graph.store import GraphStore
 from kb.errors import ParseError
 from kb.ingest.assemble import AttachmentFile
+from kb.ingest.attachment_owners import Listing, listing, place
 from kb.ingest.presplit import PresplitName, presplit_name
 from kb.model import Document, IngestResult, ParsedFile
 
@@ -30,18 +33,19 @@ class Unit:
     extra_files: list[str]
     stored: Document | None = None  # the stored parent an attachment file joins when its main file is not here
     unread: list[tuple[Path, PresplitName]] = field(default_factory=list)  # attachment files not read yet
+    notes: tuple[str, ...] = ()  # said on the main file's result line (an attachment file stored alone, and why)
 
     @property
     def files(self) -> list[str]:
         return ([str(self.main_path)] if self.main_path else []) + self.extra_files
 
 
-def group_files(files: list[Path], library: str, graph: GraphStore,
-                read: Read) -> tuple[list[Unit], dict[str, IngestResult]]:
+def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) -> list[Unit]:
     """Main documents with the pre-split attachment files that belong to them, by file name; an attachment file
-    without its parent here joins the parent stored in the library. An attachment file that names no parent joins
-    the one readable document of its folder (its folder's other files are read to tell, only then)."""
-    errors: dict[str, IngestResult] = {}
+    without its parent here joins the parent stored in the library. One whose name does not tell joins the one
+    readable document of its folder, or the one there whose attachment list or mentions name it (its folder's
+    other files are read to tell, only then); one that no document claims alone is stored as its own document,
+    with a note that says how to attach it."""
     mains: dict[str, Unit] = {}
     by_dir: dict[Path, list[str]] = defaultdict(list)
     pending: list[tuple[Path, PresplitName]] = []
@@ -52,23 +56,65 @@ def group_files(files: list[Path], library: str, graph: GraphStore,
             by_dir[path.parent].append(path.stem)
         else:
             pending.append((path, name))
+    unplaced: list[tuple[Path, PresplitName]] = []
+    alone: list[Unit] = []
     for path, name in pending:
         stem = name.parent
-        if stem is None:
-            here = by_dir.get(path.parent, [])
-            if len(here) > 1:  # an unreadable file beside the parent is not a parent (an upload's broken file)
-                here = [main for main in here if _readable(mains[main].main_path, read)]
-            stem = here[0] if len(here) == 1 else None
         if stem is not None and stem not in mains:
             stored = _stored_parent(graph, library, stem)
             if stored is not None:
                 mains[stem] = Unit(None, None, {}, [], stored)
         if stem is None or stem not in mains:
-            errors[str(path)] = orphan(path, stem, library)
-            continue
-        mains[stem].unread.append((path, name))
-        mains[stem].extra_files.append(str(path))
-    return list(mains.values()), errors
+            unplaced.append((path, name))
+        elif not _join(mains[stem], path, name):
+            alone.append(_alone(path, taken_note(name, stem)))
+    listings: dict[str, Listing | None] = {}  # a document's listing, read once however many files ask
+    for path, name in unplaced:
+        here = by_dir.get(path.parent, [])
+        if len(here) > 1 or (here and name.parent is not None):
+            found = {stem: known for stem in here if (known := _listing(mains[stem], listings, read)) is not None}
+        else:
+            found = {stem: None for stem in here}
+        if len(found) == 1 and name.parent is None:  # the one readable document of its folder
+            owner, named = next(iter(found)), None
+        else:
+            placement = place(name, found)
+            owner, named = placement.owner, placement.named
+            if owner is None:
+                alone.append(_alone(path, unplaced_note(name, placement.rivals, library, path.suffix)))
+                continue
+        if named is not None:  # the document's own label and title for it (附件2 of its list, not the file's 附件1)
+            name = replace(name, kind=named.kind, label=named.label, title=name.title or named.title)
+        if not _join(mains[owner], path, name):
+            alone.append(_alone(path, taken_note(name, owner)))
+    return [*mains.values(), *alone]
+
+
+def _join(unit: Unit, path: Path, name: PresplitName) -> bool:
+    """Add an attachment file to its document's unit; False when another file of it already has that label."""
+    if any(other.label == name.label for _, other in unit.unread):
+        return False
+    unit.unread.append((path, name))
+    unit.extra_files.append(str(path))
+    return True
+
+
+def _alone(path: Path, note: str) -> Unit:
+    return Unit(None, path, {}, [], notes=(note,))
+
+
+def _listing(unit: Unit, listings: dict[str, Listing | None], read: Read) -> Listing | None:
+    """The unit's main file as attachment files are matched to it, or None when it cannot be read (an upload's
+    broken file is no attachment's parent)."""
+    path = unit.main_path
+    if path is None:
+        return None
+    if path.stem not in listings:
+        try:
+            listings[path.stem] = listing(read(path))
+        except ParseError:
+            listings[path.stem] = None
+    return listings[path.stem]
 
 
 def read_unit(unit: Unit, library: str, graph: GraphStore, read: Read, results: dict[str, IngestResult]) -> bool:
@@ -97,22 +143,30 @@ def read_unit(unit: Unit, library: str, graph: GraphStore, read: Read, results: 
     return unit.main is not None or unit.stored is not None
 
 
-def orphan(path: Path, stem: str | None, library: str) -> IngestResult:
-    """The error of an attachment file whose parent is neither in this ingest nor stored."""
-    reason = (
-        f"attachment file whose parent document '{stem}' is not in library '{library}'; ingest the parent too."
-        if stem
-        else "cannot tell which document this attachment belongs to; name it '<文档名>-附件N-名称"
-        f"{path.suffix}' or put it in a folder with only its parent document."
-    )
+def unplaced_note(name: PresplitName, rivals: Sequence[str], library: str, suffix: str) -> str:
+    """What an attachment file stored as its own document says (in the users' language, as the other result notes
+    do): why it was not attached, and how to attach it."""
+    what = f"{name.label}{'“' + name.title + '”' if name.title else ''}"
+    if rivals:
+        why = f"{'、'.join(f'“{r}”' for r in rivals)}都列有{what}，无法判断它属于哪一份"
+    elif name.parent is not None:
+        why = f"它的主文档“{name.parent}”不在这次上传中，也不在库“{library}”里"
+    else:
+        why = f"同批上传的文档都没有列出{what}"
+    return (f"未并入附件：{why}，已作为单独的文档入库。要把它并入所属文档，请只把它和所属文档一起上传（或放在同一个"
+            f"文件夹里），或把它改名为“<文档名>-{name.label}-{name.title or '名称'}{suffix}”后重新上传，再删除这份单独的"
+            "文档。")
+
+
+def taken_note(name: PresplitName, owner: str) -> str:
+    return (f"未并入附件：同批上传的另一个文件已是“{owner}”的{name.label}，已作为单独的文档入库；请给每个附件文件"
+            "各自的附件编号后重新上传。")
+
+
+def orphan(path: Path, stem: str, library: str) -> IngestResult:
+    """The error of an attachment file whose parent could not be read and is not stored either."""
+    reason = f"attachment file whose parent document '{stem}' is not in library '{library}'; ingest the parent too."
     return IngestResult(path.name, status="error", error=f"{path.name}: {reason}")
-
-
-def _readable(path: Path | None, read: Read) -> bool:
-    try:
-        return path is not None and bool(read(path))
-    except ParseError:
-        return False
 
 
 def _stored_parent(graph: GraphStore, library: str, stem: str) -> Document | None:

@@ -207,14 +207,18 @@ def test_a_presplit_attachment_added_later_joins_the_stored_parent(stores, tmp_p
     assert _consistent(stores)["attachments"] == 2
 
 
-def test_an_attachment_file_without_a_parent_is_an_error(stores, tmp_path):
+def test_an_attachment_file_without_a_parent_is_stored_alone_and_says_how_to_attach_it(stores, tmp_path):
     orphan = tmp_path / "x" / "附件7-孤立附件.md"
     orphan.parent.mkdir()
     orphan.write_text("内容", encoding="utf-8")
     [result] = stores.ingestor.ingest([orphan], "port")
-    assert result.status == "error" and "which document this attachment belongs to" in result.error
+    assert result.status == "ingested" and result.error is None
+    assert "同批上传的文档都没有列出附件7“孤立附件”，已作为单独的文档入库" in result.notes[0]
     named = tmp_path / "x" / "不存在的预案-附件7-孤立附件.md"
     orphan.rename(named)
     [result] = stores.ingestor.ingest([named], "port")
-    assert "'不存在的预案' is not in library 'port'" in result.error
-    assert _consistent(stores)["documents"] == 0
+    assert "它的主文档“不存在的预案”不在这次上传中，也不在库“port”里" in result.notes[0]
+    assert "“<文档名>-附件7-孤立附件.md”" in result.notes[0]
+    assert sorted(d.name for d in stores.graph.list_documents("port")) == ["不存在的预案-附件7-孤立附件.md",
+                                                                           "附件7-孤立附件.md"]
+    assert _consistent(stores)["documents"] == 2
