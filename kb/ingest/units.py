@@ -34,6 +34,7 @@ class Unit:
     stored: Document | None = None  # the stored parent an attachment file joins when its main file is not here
     unread: list[tuple[Path, PresplitName]] = field(default_factory=list)  # attachment files not read yet
     notes: tuple[str, ...] = ()  # said on the main file's result line (an attachment file stored alone, and why)
+    refused: str = ""  # why the main file is not ingested at all (a second file of the same name in this ingest)
 
     @property
     def files(self) -> list[str]:
@@ -46,18 +47,24 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
     readable document of its folder, or the one there whose attachment list or mentions name it (its folder's
     other files are read to tell, only then); one that no document claims alone is stored as its own document,
     with a note that says how to attach it."""
-    mains: dict[str, Unit] = {}
+    mains: dict[str, Unit] = {}  # by stem; a second main file of a stem (通知.txt beside 通知.md) by its name
     by_dir: dict[Path, list[str]] = defaultdict(list)
     pending: list[tuple[Path, PresplitName]] = []
+    alone: list[Unit] = []
+    first_of_name: dict[str, Path] = {}
     for path in files:
+        if path.name in first_of_name:  # a document is its library and file name: the later would replace the other
+            alone.append(Unit(None, path, {}, [], refused=same_name_error(path, first_of_name[path.name])))
+            continue
+        first_of_name[path.name] = path
         name = presplit_name(path)
         if name is None:
-            mains[path.stem] = Unit(None, path, {}, [])
-            by_dir[path.parent].append(path.stem)
+            key = path.stem if path.stem not in mains else path.name
+            mains[key] = Unit(None, path, {}, [])
+            by_dir[path.parent].append(key)
         else:
             pending.append((path, name))
     unplaced: list[tuple[Path, PresplitName]] = []
-    alone: list[Unit] = []
     for path, name in pending:
         stem = name.parent
         if stem is not None and stem not in mains:
@@ -109,17 +116,21 @@ def _listing(unit: Unit, listings: dict[str, Listing | None], read: Read) -> Lis
     path = unit.main_path
     if path is None:
         return None
-    if path.stem not in listings:
+    key = str(path)
+    if key not in listings:
         try:
-            listings[path.stem] = listing(read(path))
+            listings[key] = listing(read(path))
         except ParseError:
-            listings[path.stem] = None
-    return listings[path.stem]
+            listings[key] = None
+    return listings[key]
 
 
 def read_unit(unit: Unit, library: str, graph: GraphStore, read: Read, results: dict[str, IngestResult]) -> bool:
     """Parse the unit's files; a file that cannot be read gets its error in `results`. False when nothing is left
     to build (the main file unreadable and no stored parent for its attachment files)."""
+    if unit.refused:
+        results[str(unit.main_path)] = IngestResult(unit.main_path.name, status="error", error=unit.refused)
+        return False
     if unit.main_path is not None:
         try:
             unit.main = read(unit.main_path)
@@ -156,6 +167,14 @@ def unplaced_note(name: PresplitName, rivals: Sequence[str], library: str, suffi
     return (f"未并入附件：{why}，已作为单独的文档入库。要把它并入所属文档，请只把它和所属文档一起上传（或放在同一个"
             f"文件夹里），或把它改名为“<文档名>-{name.label}-{name.title or '名称'}{suffix}”后重新上传，再删除这份单独的"
             "文档。")
+
+
+def same_name_error(path: Path, first: Path) -> str:
+    """Why a second file of one name in one ingest is not stored: a document is known by its library and file
+    name, so it would replace the first; the user renames one (in the users' language, as the notes are)."""
+    return (f"{path.parent.name}/{path.name}：这次入库里已有同名文件 {first.parent.name}/{first.name}，同一个库里"
+            "文件名相同的文档会互相覆盖，所以这个文件没有入库；"
+            "请把其中一个改名后再上传，或把它们放进不同的库。")
 
 
 def taken_note(name: PresplitName, owner: str) -> str:

@@ -148,3 +148,20 @@ def test_a_list_numbered_below_its_first_entry_and_an_unnumbered_attachment_find
     assert "二○一四年十一月七日" in poem.text
     [whole] = results[f"{essay}.txt"].document.attachments
     assert (whole.label, whole.title) == ("附件", "参赛名单汇总表")
+
+
+def test_files_of_one_name_in_two_folders_are_never_lost_silently(stores, tmp_path):
+    # 2023/通知.md and 2024/通知.md: one library knows a document by its file name, so the second is refused by name
+    # and says how to keep both; 通知.txt beside them is a document of its own, not lost to its stem
+    for year, phone in (("2023", "111"), ("2024", "222")):
+        (tmp_path / "c" / year).mkdir(parents=True)
+        (tmp_path / "c" / year / "通知.md").write_text(f"# {year}年值班通知\n值班电话：{phone}。\n", encoding="utf-8")
+    (tmp_path / "c" / "2024" / "通知.txt").write_text("2024年放假安排\n5月1日至5日放假。\n", encoding="utf-8")
+    results = stores.ingestor.ingest([tmp_path / "c"], "notices")
+    assert sorted((r.file, r.status) for r in results) == [("通知.md", "error"), ("通知.md", "ingested"),
+                                                           ("通知.txt", "ingested")]
+    refused = next(r for r in results if r.status == "error")
+    assert "2023/通知.md" in refused.error and "改名" in refused.error and "2024/通知.md" in refused.error
+    stored = {d.name: stores.graph.load_document(d.id) for d in stores.graph.list_documents("notices")}
+    assert sorted(stored) == ["通知.md", "通知.txt"]
+    assert "值班电话：111" in stored["通知.md"].text and "5月1日" in stored["通知.txt"].text
