@@ -1,0 +1,48 @@
+"""A table of labels and their values, read as a person reads it: each row one field, `label：value`.
+
+A procurement notice's 项目编号 | SZ-2025-0371 / 预算金额 | 100000元, a company profile's 单位名称 | … / 法定代表人 | …, a
+form filled in: two columns, the first one's cells short names of what the second gives, no header row. Read under
+its first row as a header, every row was quoted `项目编号：预算金额；SZ-2025-0371：100000元` and the first row's own value
+was never quoted. The first row is a header only when its cells are column names (名称 | 数量, 项目 | 内容, 姓名 | 电话):
+then the table is a list of things under them, not of fields.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+MIN_FIELDS = 2  # rows: one row of two cells is a header or a field, which nothing tells apart
+MAX_LABEL = 16  # characters of a label (本项目是否接受联合体投标, 12); longer, the first column holds text, not names
+MAX_COLUMN_NAME = 4  # characters of a column's name (联系电话, 风险等级, 可能后果); 某某采购项目 is a value
+_LABEL_PUNCT = re.compile(r"[。；;，,！？!?|]")  # a label is a name, not a clause
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_DIGIT = re.compile(r"[0-9０-９]")
+# The words a table's column is named by (its header cell is one, or ends in one: 物资名称, 联系电话, 风险等级): a first
+# row whose value cell is such a name heads the columns below it; a field's value (SZ-2025-0371, 某某有限公司, 否) is
+# none of them.
+COLUMN_WORDS = tuple(
+    "名称 数量 备注 内容 说明 事项 项目 类别 类型 种类 指标 数值 标准 要求 金额 单位 时间 日期 地点 地址 电话 方式 姓名 "
+    "职务 职责 职位 情况 等级 依据 序号 规格 型号 价格 单价 范围 对象 条件 分值 得分 比例 措施 部门 负责人 联系人 人员 "
+    "用途 位置 来源 结果 后果 描述 值 参数 年限 期限 费用 条款 内容及要求 评分标准 分数 目标 任务 责任单位 完成时限".split())
+
+
+def is_label_table(rows: Sequence[Sequence[str]]) -> bool:
+    """The table's rows (its cells, rule lines left out) are fields, label then value: two columns, every first
+    cell a short name, each label once, and a first row that is no header (its value cell names no column)."""
+    if len(rows) < MIN_FIELDS or any(len(r) != 2 for r in rows):
+        return False
+    labels = [r[0].strip().rstrip("：:") for r in rows]
+    if not all(_is_label(label) for label in labels) or len(set(labels)) != len(labels):
+        return False
+    return not _names_column(rows[0][1].strip())
+
+
+def _is_label(cell: str) -> bool:
+    return (0 < len(cell) <= MAX_LABEL and bool(_CJK.search(cell)) and not _LABEL_PUNCT.search(cell)
+            and not _DIGIT.match(cell))
+
+
+def _names_column(cell: str) -> bool:
+    """The cell is a column's name (数量, 联系电话, 风险等级): a word of COLUMN_WORDS, or a short word ending in one;
+    a value that ends in one is longer (某某采购项目, 市应急管理局)."""
+    return cell in COLUMN_WORDS or (len(cell) <= MAX_COLUMN_NAME and cell.endswith(COLUMN_WORDS))
