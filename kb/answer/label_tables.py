@@ -12,8 +12,11 @@ import re
 from typing import Sequence
 
 MIN_FIELDS = 2  # rows: one row of two cells is a header or a field, which nothing tells apart
+FIELD_WIDTHS = (2, 4, 6)  # columns of a table of fields: one pair of label and value a row, or two or three side by side
 MAX_LABEL = 16  # characters of a label (本项目是否接受联合体投标, 12); longer, the first column holds text, not names
 MAX_COLUMN_NAME = 4  # characters of a column's name (联系电话, 风险等级, 可能后果); 某某采购项目 is a value
+# A plan's indicator table names its value column by the year (指标 | 2025年, 2025年目标值); a date is a value
+_YEAR_COLUMN = re.compile(r"(?:19|20)[0-9]{2}年(?:底|末)?(?:目标|预期|实际)?值?")
 _LABEL_PUNCT = re.compile(r"[。；;，,！？!?|]")  # a label is a name, not a clause
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"[0-9０-９]")
@@ -27,14 +30,19 @@ COLUMN_WORDS = tuple(
 
 
 def is_label_table(rows: Sequence[Sequence[str]]) -> bool:
-    """The table's rows (its cells, rule lines left out) are fields, label then value: two columns, every first
-    cell a short name, each label once, and a first row that is no header (its value cell names no column)."""
-    if len(rows) < MIN_FIELDS or any(len(r) != 2 for r in rows):
+    """The table's rows (its cells, rule lines left out) are fields, label then value: two columns (or four or six,
+    a form's pairs side by side: 项目编号 | … | 项目名称 | …), every label cell a short name, each label once, and a
+    first row that is no header (none of its value cells names a column)."""
+    if rows and len(rows[0]) == 1:
+        return False  # a caption row above the table: whether its first row is a header is not known here
+    rows = [r for r in rows if len(r) > 1]  # a row of one cell spans the table (二、采购需求): a section, as in a form
+    width = len(rows[0]) if rows else 0
+    if len(rows) < MIN_FIELDS or width not in FIELD_WIDTHS or any(len(r) != width for r in rows):
         return False
-    labels = [r[0].strip().rstrip("：:") for r in rows]
+    labels = [c.strip().rstrip("：:") for r in rows for c in r[::2]]
     if not all(_is_label(label) for label in labels) or len(set(labels)) != len(labels):
         return False
-    return not _names_column(rows[0][1].strip())
+    return not any(_names_column(c.strip()) for c in rows[0][1::2])
 
 
 def _is_label(cell: str) -> bool:
@@ -45,4 +53,5 @@ def _is_label(cell: str) -> bool:
 def _names_column(cell: str) -> bool:
     """The cell is a column's name (数量, 联系电话, 风险等级): a word of COLUMN_WORDS, or a short word ending in one;
     a value that ends in one is longer (某某采购项目, 市应急管理局)."""
-    return cell in COLUMN_WORDS or (len(cell) <= MAX_COLUMN_NAME and cell.endswith(COLUMN_WORDS))
+    return (cell in COLUMN_WORDS or (len(cell) <= MAX_COLUMN_NAME and cell.endswith(COLUMN_WORDS))
+            or bool(_YEAR_COLUMN.fullmatch(cell)))

@@ -37,6 +37,9 @@ NOTICE = "\n".join([
 ])
 PROFILE = [("单位名称", "青禾县溪畔环保科技有限公司"), ("法定代表人", "罗文舟"), ("统一社会信用代码", "91620421MA74QH2X3K"),
            ("注册资本", "伍佰万元"), ("成立日期", "2016年4月18日"), ("经营范围", "污水处理及其再生利用、环境监测服务")]
+SUPPLIES = [("序号", "物资名称", "数量", "存放位置"), *((str(i), name, f"{n}件", place) for i, (name, n, place) in enumerate(
+    [("消防服", 5, "一层库房"), ("消防头盔", 5, "一层库房"), ("灭火毯", 12, "厨房"), ("防毒面具", 20, "二层库房"),
+     ("应急照明灯", 30, "各楼层走廊"), ("急救箱", 4, "前台"), ("担架", 2, "一层库房"), ("警戒带", 10, "保安室")], 1))]
 HTML_FORM = """<html><body>
 <h1>青禾县河道保洁服务项目成交结果公告</h1>
 <p>一、项目信息</p>
@@ -62,6 +65,15 @@ def service(tmp_path_factory):
         for cell, value in zip(row.cells, values):
             cell.text = value
     document.save(folder / "青禾县溪畔环保科技有限公司企业简介.docx")
+    plan = docx.Document()
+    plan.add_heading("青禾宾馆生产安全事故应急预案", level=1)
+    plan.add_paragraph("第十条 本宾馆应急物资的配备见附件3。")
+    plan.add_heading("附件3 应急物资配备清单", level=2)
+    table = plan.add_table(rows=len(SUPPLIES), cols=4)
+    for row, values in zip(table.rows, SUPPLIES):
+        for cell, value in zip(row.cells, values):
+            cell.text = value
+    plan.save(folder / "青禾宾馆生产安全事故应急预案.docx")
     (folder / "青禾县河道保洁服务项目成交结果公告.html").write_text(HTML_FORM, encoding="utf-8")
     svc = open_service(load_settings(env={}, store_dir=tmp_path_factory.mktemp("store")))
     results = svc.stores.ingestor.ingest([folder], "label-tables")
@@ -95,6 +107,12 @@ def test_a_docx_company_profile_table_is_read_as_fields(service):
     answer = quoted(service, "青禾县溪畔环保科技有限公司的法定代表人是谁？")
     assert "法定代表人：罗文舟" in answer, answer
     assert "单位名称：法定代表人" not in answer, answer
+
+
+def test_a_docx_row_asked_by_its_place_is_found_by_its_serial_number(service):
+    answer = quoted(service, "青禾宾馆应急物资配备清单第七项是什么？")
+    assert "序号：7；物资名称：担架；数量：2件；存放位置：一层库房" in answer, answer
+    assert "急救箱" not in answer and "警戒带" not in answer, answer
 
 
 def test_an_html_table_of_fields_is_read_as_fields(service):
