@@ -253,8 +253,10 @@ class ExtractiveAnswerer:
                 (headings if unspoken else candidates).append(Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
                                              lead, heading))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
-        if place and candidates and candidates[0].coverage >= MIN_COVERAGE:
-            return with_leads(at_place(place, units, candidates))
+        answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
+        placed = at_place(place, units, candidates) if place and answered else []
+        if placed:  # the row or item at the place asked (第7项), of the table or list the question names
+            return with_leads(placed)
         if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
             listed = titled(weights, sources, ruled_out | misnamed)
             if listed is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for

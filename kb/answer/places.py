@@ -57,7 +57,8 @@ def places(units: Sequence[tuple]) -> dict[tuple[int, int], int]:
         key = (source.n, position)
         if header:  # a table row read under its header
             same_run = header == run_header and last == (source.n, position - 1)
-            count = count + 1 if same_run else 1
+            # a passage that opens inside a table (its preamble the header row) holds none of its first rows
+            count = (count + 1 if count else 0) if same_run else int(not (position == 0 and source.preamble))
             run_header, last = header, key
         else:
             run_header, count, last = None, 0, None
@@ -65,7 +66,7 @@ def places(units: Sequence[tuple]) -> dict[tuple[int, int], int]:
         numbered = _NUMBERED.match(text)
         if serial:
             out[key] = _value(serial.group("n"))
-        elif header:
+        elif header and count:
             out[key] = count
         elif numbered:
             out[key] = _value(numbered.group("a") or numbered.group("b"))

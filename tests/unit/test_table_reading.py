@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kb.answer.units import read_units
+from kb.turn import Source
 from tests.unit.test_answer_reading import quoted, source
 
 PROFILE = "\n".join(["| 单位名称 | 青禾县溪畔环保科技有限公司 |", "|---|---|", "| 法定代表人 | 罗文舟 |",
@@ -96,3 +97,11 @@ def test_pairs_of_fields_side_by_side_are_read_as_fields_and_a_year_column_is_a_
     assert rows(form) == ["项目名称：青禾县河道保洁服务；项目编号：QH-2025-017", "采购人：青禾县水务局；联系电话：0931-5551234"]
     plan = "\n".join(["| 指标 | 2025年 |", "|---|---|", "| 地区生产总值 | 500亿元 |", "| 城镇化率 | 60% |"])
     assert rows(plan) == ["指标：地区生产总值；2025年：500亿元", "指标：城镇化率；2025年：60%"]
+
+
+def test_a_passage_that_opens_inside_a_table_does_not_count_its_rows_from_there():
+    rows = "\n".join(f"{name} | {n}个 | 一层库房" for name, n in [("破拆斧", 6), ("防毒面具", 7), ("应急照明灯", 8)])
+    cut = Source(1, "d1", "青禾酒店生产安全事故应急预案", "lib", "附件4", "应急物资清单", rows, ((0, len(rows)),), ("c1",), 1.0,
+                 preamble="物资名称 | 数量 | 存放位置")
+    answer = quoted("附件4里第三行是什么物资？", [cut])
+    assert answer != ["物资名称：应急照明灯；数量：8个；存放位置：一层库房"], answer  # the table's 7th row, not its 3rd
