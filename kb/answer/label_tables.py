@@ -44,7 +44,11 @@ def is_label_table(rows: Sequence[Sequence[str]]) -> bool:
     labels = [c.strip().rstrip("：:") for r in rows for c in r[::2]]
     if not all(_is_label(label) for label in labels) or len(set(labels)) != len(labels):
         return False
-    return not any(_names_column(c.strip()) for c in rows[0][1::2])
+    if any(_names_column(c.strip()) for c in rows[0][1::2]):
+        return False
+    # a name above numbers (地区 | 人口 / 北京 | 2189万): the first row's values hold no digit, every other row's do
+    first, rest = rows[0][1::2], [c for r in rows[1:] for c in r[1::2]]
+    return not (not any(_DIGIT.search(c) for c in first) and all(_DIGIT.search(c) for c in rest))
 
 
 def _is_label(cell: str) -> bool:

@@ -24,7 +24,7 @@ def test_a_joined_label_table_from_a_docx_or_pdf_is_read_the_same_way():
 
 
 def test_a_two_column_table_whose_first_row_names_its_columns_keeps_its_header():
-    for head in ("| 项目 | 内容 |", "| 物资名称 | 数量 |", "| 部门 | 值班电话 |"):
+    for head in ("| 项目 | 内容 |", "| 物资名称 | 数量 |", "| 部门 | 值班电话 |", "| 器材 | 配备 |"):  # 配备: above numbers
         table = "\n".join([head, "|---|---|", "| 灭火器 | 24具 |", "| 应急照明灯 | 12盏 |"])
         first, second = (c.strip() for c in head.strip("|").split("|"))
         assert rows(table) == [f"{first}：灭火器；{second}：24具", f"{first}：应急照明灯；{second}：12盏"], head
