@@ -52,8 +52,22 @@ def _amount(number: str, scale: str | None, unit: str) -> Amount:
 
 @lru_cache(maxsize=4096)
 def amounts(question: str) -> tuple[Amount, ...]:
-    """The amounts a question gives (工作了12年 → 144 个月; 3万元 → 30000 元), none it asks for (几天)."""
-    return tuple(replace(_amount(*m.groups()), written=m.group(1)) for m in _AMOUNT.finditer(same_words(question)))
+    """The amounts a question gives (工作了12年 → 144 个月; 3万元 → 30000 元), none it asks for (几天). A range it gives
+    (三至五年, 3-5年) is the amount at its middle: the row whose bracket holds it is the row of that range (3-5年 of 1-3年 /
+    3-5年 / 5-10年), where either end alone would be held by two rows."""
+    text = same_words(question)
+    ranges = [(m, bracket) for m in _BETWEEN.finditer(text) if (bracket := _between(m))]
+    middles = [Amount((b.low + b.high) / 2, b.unit, m.group(1)) for m, b in ranges]
+    return tuple(middles) + tuple(replace(_amount(*m.groups()), written=m.group(1)) for m in _AMOUNT.finditer(text)
+                                  if not any(r.start() <= m.start() < r.end() for r, _ in ranges))
+
+
+def _between(m: re.Match[str]) -> Bracket | None:
+    """The bracket a _BETWEEN match states, when its ends are in one measure and in order."""
+    n1, s1, u1, n2, s2, u2 = m.groups()
+    high = _amount(n2, s2, u2)
+    low = _amount(n1, s1, u1 or u2)
+    return Bracket(low.value, high.value, high.unit) if low.unit == high.unit and low.value <= high.value else None
 
 
 @lru_cache(maxsize=32768)
@@ -62,11 +76,8 @@ def brackets(text: str) -> tuple[Bracket, ...]:
     text = same_words(text)
     out, taken = [], []
     for m in _BETWEEN.finditer(text):
-        n1, s1, u1, n2, s2, u2 = m.groups()
-        high = _amount(n2, s2, u2)
-        low = _amount(n1, s1, u1 or u2)
-        if low.unit == high.unit and low.value <= high.value:
-            out.append(Bracket(low.value, high.value, high.unit))
+        if bracket := _between(m):
+            out.append(bracket)
             taken.append(m.span())
     for pattern, lower in ((_FROM, True), (_BELOW, False)):
         for m in pattern.finditer(text):
@@ -89,4 +100,6 @@ def bracket_fit(given: tuple[Amount, ...], text: str) -> bool | None:
     measured = [b for b in brackets(text) if any(b.unit == a.unit for a in given)]
     if not measured:
         return None
-    return any(all(b.holds(a) for b in measured if b.unit == a.unit) for a in given)
+    # only an amount in a measure the text brackets decides (1次 of 一次性 holds in no bracket of years)
+    return any(all(b.holds(a) for b in measured if b.unit == a.unit) for a in given
+               if any(b.unit == a.unit for b in measured))

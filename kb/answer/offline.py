@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from kb.labels import KIND_WORD, KINDS, LABEL, make_label
+from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
     MAX_LIST_ITEMS,
     Candidate, followed, introduced, items_of, list_items, named_heading, named_only, opening, owned, titled,
@@ -118,6 +119,8 @@ class ExtractiveAnswerer:
         order; each step's helper is below.
         """
         question, frame_words = framed(question)
+        place = asked_place(question)  # 第7项是什么: the words of the place are where to look, not what to find
+        question = place.rest if place else question
         asked = tokenize(question)
         weights = Counter({t: FRAME_WEIGHT if t in frame_words else 1.0 for t in asked})
         quoted = _QUOTED.findall(question)
@@ -270,6 +273,10 @@ class ExtractiveAnswerer:
                 (headings if unspoken else candidates).append(Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
                                              lead, heading))
         candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
+        answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
+        placed = at_place(place, units, candidates) if place and answered else []
+        if placed:  # the row or item at the place asked (第7项), of the table or list the question names
+            return with_leads(placed)
         if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
             listed = titled(weights, sources, ruled_out | misnamed)
             if listed is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from kb.answer.flat_tables import MIN_ROWS, read_flat_table
 from kb.answer.forms import form_fields, is_form_row
+from kb.answer.label_tables import is_label_table
 from kb.ingest.parsing import CELL_SEPARATOR
 from kb.ingest.splitting import is_header_line, is_toc_line
 from kb.search.same_words import same_words
@@ -23,6 +24,8 @@ _SENTENCE_PUNCT = re.compile(r"[。！？；!?;，,：:、]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"[0-9０-９]")
 _ONE_CELL = re.compile(r"\|[^|]+\|")  # | 事故简要说明 |: a row of one cell spanning the table
+# Markdown's rule line written tight (|---|---|, |:--|--:|): no CELL_SEPARATOR in it, yet a line of its table
+_TIGHT_RULE = re.compile(r"\|(?:\s*:?-{2,}:?\s*\|)+")
 _PIPE = re.compile(r"(?<!\\)" + re.escape(CELL_SEPARATOR.strip()))
 # A heading: a short line with no punctuation (预案衔接, 第二类, 西岭街道, （三）危险废物 — its mark aside), or a
 # table's caption (表2 …应急状态启动令). It owns the lines below it until the next heading: the dev set's headings
@@ -79,7 +82,7 @@ def _read_units(text: str) -> list[Unit]:
              and not any(0 <= j < len(shown) and is_heading(shown[j])
                          and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
     at = -1
-    for line in lines:
+    for index, line in enumerate(lines):
         stripped = line.strip()
         at += bool(stripped)
         if not stripped:
@@ -106,13 +109,13 @@ def _read_units(text: str) -> list[Unit]:
         defining = ""
         sentences = [m.group(0) for m in _SENTENCE.finditer(stripped) if m.group(0).strip()]
         lead = lists.read(stripped, _lead_of(sentences))
-        if CELL_SEPARATOR in stripped or _ONE_CELL.fullmatch(stripped):
+        if _is_row(stripped):
             if header is None:
                 bordered = _bordered(stripped)  # a table's rows are written as its first row is
             cells = _cells(stripped, bordered)
             if all(_RULE.fullmatch(c) for c in cells):
                 continue  # a Markdown table's |---|---| line
-            form = form or (header is None and is_form_row(cells))
+            form = form or (header is None and (is_form_row(cells) or is_label_table(_table_rows(lines, index, bordered))))
             if header is None and not form:
                 header = cells
                 continue
@@ -198,6 +201,25 @@ def _is_plain_header(fields: list[str], line: str) -> bool:
     return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
             and not all(len(f) == 1 for f in fields)
             and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
+
+
+def _is_row(line: str) -> bool:
+    """A line of a table: cells joined by CELL_SEPARATOR, one cell between borders, or a rule line."""
+    return CELL_SEPARATOR in line or bool(_ONE_CELL.fullmatch(line) or _TIGHT_RULE.fullmatch(line))
+
+
+def _table_rows(lines: list[str], start: int, bordered: bool) -> list[list[str]]:
+    """The cells of each row of the table that starts at lines[start], up to its first line that is no row; its
+    Markdown |---| line left out."""
+    rows = []
+    for line in lines[start:]:
+        stripped = line.strip()
+        if not _is_row(stripped):
+            break
+        cells = _cells(stripped, bordered)
+        if not all(_RULE.fullmatch(c) for c in cells):
+            rows.append(cells)
+    return rows
 
 
 def _bordered(row: str) -> bool:

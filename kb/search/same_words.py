@@ -8,6 +8,7 @@ replaces a word by its equal, in both texts, so it can join two ways of writing 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 # The short names every reader uses for the bodies a law or notice writes out in full (全国人大常委会 for
 # 全国人民代表大会常务委员会): read as the full name, so a question in the short form finds the text.
@@ -62,11 +63,21 @@ _WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_N
 
 # A number written in characters before what it counts (十五日, 两个月, 一角, 三年, 百分之五十): written in digits, as
 # most texts write it, so 15日 and 十五日 are one word. Only before a unit: 一般, 统一, 第三章 keep their characters.
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-_NUMERAL = "零〇一二两三四五六七八九十百千万"
-UNITS = "个多月|个月|块钱|元钱|毛钱|角钱|个工作日|工作日|日|天|周岁|岁|年|元|角|分钟|小时|倍|次|人|名|周|公里|米"
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+           # the capitals a contract or a notice writes its sums in (叁拾贰万元, 伍佰万元): the same numbers
+           "壹": 1, "贰": 2, "叁": 3, "肆": 4, "伍": 5, "陆": 6, "柒": 7, "捌": 8, "玖": 9}
+_POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000, "拾": 10, "佰": 100, "仟": 1000, "萬": 10000}
+NUMERALS = "".join([*_DIGITS, *_POWERS])  # every character of a number written in characters
+_NUMERAL = NUMERALS
+UNITS = "个多月|个月|块钱|元钱|毛钱|角钱|个工作日|工作日|日|天|周岁|岁|年|元|角|分钟|小时|倍|次(?!性)|人|名|周|公里|米"
 _COUNT = re.compile(rf"(?<![第{_NUMERAL}])([{_NUMERAL}]+)(?=(?:{UNITS}))")
+# A range's first end written in characters (三至五年, 三到五个工作日): in digits too, as its second end is by _COUNT,
+# and its mark (至, 到, ～, —) written as the hyphen tables write (3-5年), so 三至五年 is the row's 3-5年.
+_RANGE_MARK = "至|到|～|~|—|－|–|-"
+_RANGE_START = re.compile(rf"(?<![第{_NUMERAL}])([{_NUMERAL}]+)(?=(?:{_RANGE_MARK})[0-9]+(?:{UNITS}))")
+_RANGE = re.compile(rf"(?<=[0-9])(?:{_RANGE_MARK})(?=[0-9]+(?:{UNITS}))")
+# A sum in 万 written with digits (10万元, 1.5万人): in full, as 十万元 and a table's 100000元 are.
+_TEN_THOUSANDS = re.compile(r"(?<![0-9.])([0-9]{1,8}(?:\.[0-9]{1,4})?)万(?=元|人|名|次|吨|平方米|公里|米|亩|户)")
 _PERCENT = re.compile(rf"百分之([{_NUMERAL}0-9.]+)")
 # A length of time in days that is whole months (九十日, 180天) is read in months, as people say it (三个月); 半年 too.
 # Every number pattern starts at a run of digits only (a run of 10k digits is one attempt, not 10k), and a length
@@ -80,7 +91,7 @@ _BELOW = re.compile(rf"(?:不到|不满|未满|不够|少于)(?=[0-9{_NUMERAL}�
 
 def numeral_value(text: str) -> int | None:
     """The value of a number written in characters (十五 → 15, 两千零五 → 2005, 一九 → None: a year spelled out)."""
-    if not text or any(ch not in _DIGITS and ch not in _POWERS for ch in text) or text[0] in "百千万":
+    if not text or any(ch not in _DIGITS and ch not in _POWERS for ch in text) or text[0] in "百千万佰仟萬":
         return None  # 万人, 百米: a word, not a count
     total, section, digit, last_power = 0, 0, None, None
     for ch in text:
@@ -110,6 +121,11 @@ def _digits(match: re.Match[str]) -> str:
     return match.group(0) if value is None else str(value)
 
 
+def _in_full(match: re.Match[str]) -> str:
+    value = Decimal(match.group(1)) * 10000
+    return str(int(value)) if value == value.to_integral_value() else match.group(0)
+
+
 def _months(match: re.Match[str]) -> str:
     days = int(match.group(1))
     return f"{days // 30}个月" if days >= 30 and days % 30 == 0 else f"{days}日"
@@ -121,6 +137,8 @@ def same_words(text: str) -> str:
     text = _WORD.sub(lambda m: _WORDS.get(m.group(0), m.group(0)), text)
     text = _PERCENT.sub(lambda m: f"{numeral_value(m.group(1)) or m.group(1)}%", text)
     text = _COUNT.sub(_digits, text)
+    text = _RANGE.sub("-", _RANGE_START.sub(_digits, text))
+    text = _TEN_THOUSANDS.sub(_in_full, text)
     text = _MORE.sub(r"\1个月以上", text.replace("半年", "6个月"))
     text = _MONEY.sub(lambda m: m.group(1) + ("元" if m.group(2)[0] in "块元" else "角"), text)
     text = _DAYS.sub(_months, text)

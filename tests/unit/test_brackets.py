@@ -10,7 +10,8 @@ TIERS = ["职工累计工作已满1年不满10年的，年休假5天；", "已�
 
 def test_an_amount_given_is_read_in_its_measure_and_none_asked_for():
     assert amounts("我工作了12年，每年能休几天年假？") == (Amount(144.0, "个月", "12"),)  # years in months; 几天 asked
-    assert amounts("争议金额3万元，受理费多少？") == (Amount(30000.0, "元", "3"),)
+    assert amounts("争议金额3万元，受理费多少？") == (Amount(30000.0, "元", "30000"),)  # 3万元 is written 30000元
+    assert amounts("服务三至五年的补贴是多少？") == (Amount(48.0, "个月", "3"),)  # a range given: its middle
     assert amounts("工作了十二年") == (Amount(144.0, "个月", "12"),)  # characters read as digits
 
 
