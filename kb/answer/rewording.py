@@ -59,7 +59,7 @@ def kind_kept(word: str, text: str, flag: str = "n") -> bool:
     颜色, in 涂色); a verb's two characters each carry the act (处 of 处罚 in 处以, 布 of 发布 in 公布). A longer word's
     one character is too little of it to stand for the whole (机 of 无人机), and a word of time or a pronoun has no such
     head (每 of 每天 in 每日 is no day)."""
-    if len(word) != 2:
+    if len(word) != 2 or word[0] in NEGATIONS:
         return False
     if flag.startswith("v"):
         return bool(re.search(f"{re.escape(word[0])}{_CJK}|{_CJK}{re.escape(word[1])}", text))
@@ -67,6 +67,9 @@ def kind_kept(word: str, text: str, flag: str = "n") -> bool:
 
 
 _CJK = "[\u4e00-\u9fff]"
+# A negated word says the opposite of its verb: 不算 is no 算 of 计算 (哪些情况不算直接排放 was answered by the article
+# on how emissions are 计算ed instead of the one listing what 不属于 direct emission).
+NEGATIONS = frozenset("不没未非无别勿")
 
 
 def said_otherwise(question: str, texts: Iterable[str]) -> frozenset[str]:

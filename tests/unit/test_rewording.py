@@ -88,6 +88,7 @@ def test_a_question_about_what_the_document_never_speaks_of_is_still_declined(qu
     ("发布", "v", "中央人民政府委员会办公厅公布", True),
     ("无人机", "n", "柴油发电机：2台", False),  # 机 alone is too little of a three-character word
     ("每天", "r", "每日至少收运一次", False),  # 每 is no head: 每天 and 每日 are not named for one kind by it
+    ("不算", "v", "排放量按照下列方法和顺序计算", False),  # a negated verb is no act of its verb: 不算 is no 计算
 ])
 def test_a_two_character_word_is_spoken_of_where_the_text_writes_its_head(word, flag, text, expected):
     assert kind_kept(word, text, flag) is expected
