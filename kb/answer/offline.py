@@ -21,6 +21,7 @@ from kb.answer.shapes import (
     with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
+from kb.answer.unsaid import unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
@@ -111,6 +112,17 @@ class ExtractiveAnswerer:
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
                covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
+        """The best sentences (below), unless they do not say what is asked (kb/answer/unsaid.py): a place or time
+        none of them gives, a year or a name the question gives that no source writes."""
+        if unnamed(question, sources, covers or {}):
+            return []  # 2022年…多少人投票 of a law that never writes 2022: it does not speak of that
+        chosen = self._best(question, sources, context, covers)
+        if unsaid_kinds(question, [f"{c.lead}{c.text}" for c in chosen]):
+            return []  # 投票在什么地点举行 and the lines that match give no place
+        return chosen
+
+    def _best(self, question: str, sources: Sequence[Source], context: str = "",
+              covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
         """The best sentences, best first (a list's items in their order); empty when none covers enough.
 
         Long on purpose: one scoring pass over every unit of every source — weights, coverage, the question word's

@@ -1,0 +1,75 @@
+"""What the lines an answer would quote do not say: a careful reader declines when they give none of what is asked.
+
+Two blind sets of real documents showed the offline answerer answering about 40% of their unanswerable questions
+with the lines that merely match their words. A reader asked `投票在什么地点举行？` who finds only
+`经一人一票无记名投票选出…` sees no place in it and says the document does not tell; asked `2022年…有多少人投票？`
+of a law that never writes 2022, or `文学院分到几个名额？` of a notice that never names 文学院, sees the document does
+not speak of what the question is about. So, over the lines chosen:
+
+- where / when (kb/answer/asked_kind.py: the question word's kind): some line gives a place or a time, under a label
+  for it (比赛地点：…) or written the way a sentence writes one (存放于东岭仓库, 位于一层北侧设备间, 9月28日, 发生…时);
+- a year, an organisation or a place the question names (2022年, 文学院, jieba's nt/ns) is written by some source, its
+  title or its cover (shortened as a reader shortens a name: 中国 of 中华人民共和国…).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Mapping, Sequence
+
+from kb.answer.asked_kind import Kind, asked_kinds, gives
+from kb.answer.naming import abbreviates
+from kb.answer.question_words import words_of
+from kb.answer.units import folded
+from kb.turn import Source
+
+# How a sentence writes a place without a label: a locative verb or preposition, then within a short phrase a word
+# that names a place (存放于东岭仓库, 在致远楼424, 位于东岭路120号, 设在园区应急中心), a side or a neighbour
+# (北侧为丰镐东路, 靠近西安饭庄), or a house number. 对于/由于/关于… are no locatives; 存在/现在/正在 no 在.
+_PLACE_NOUNS = ("楼|室|馆|厅|站|库|中心|场|所|间|院|处|路|街|巷|道|号|村|镇|乡|区|县|市|省|州|国|侧|旁|层|门|园|校|"
+                "基地|酒店|宾馆|饭店|大厦|广场|现场|岛|港|码头|机场|医院|单位|公司|厂|网站|官网|网|平台|系统|公众号|"
+                "上方|下方|中间|中央|正中|左侧|右侧|两侧|周围|四周|上部|下部|底部|顶部|之间|正面|背面|外侧|内侧")
+_PLACE = re.compile(
+    r"(?:位于|设于|设在|坐落|地处|放于|放在|存于|存放|置于|停于|停在|停放|安置|集中|举行|举办|召开|"
+    r"(?<![存现所正实内自])在|(?<![对由属关等至过善便用利基终鉴])于|前往|赴|送至|送到|交至|交到|报至|报送至|寄至|寄到)"
+    rf"[^，。；,;！？!?]{{1,16}}?(?:{_PLACE_NOUNS})"
+    r"|[东西南北](?:侧|边|面|邻)|附近|靠近|临近|毗邻|旁边|对面|[0-9０-９]+\s*号")
+# How a sentence writes a time without a label: a date or a clock time (9月28日, 18：00, 1950年), a period (每年,
+# 当日, 汛期), or a clause that ends in 时/前/后/起/内 (发生重大事故时，…; 接报后40分钟内).
+_TIME = re.compile(
+    r"[0-9０-９零〇一二两三四五六七八九十百]+\s*(?:年|月|日|号|时|点|分|周|天|小时|个?工作日|个?月|季度|学期)"
+    r"|[0-9０-９]{1,2}\s*[:：]\s*[0-9０-９]{2}"
+    r"|每(?:年|月|周|日|天|季度|学期|学年)|当(?:天|日|年|月|晚)|次(?:日|年|月)|即日|今年|明年|上半年|下半年|年底|年初|"
+    r"月底|月初|春季|秋季|夏季|冬季|汛期|期间|之前|以前|之后|以后|之日|届满|立即|随时|及时|定期|同时"
+    r"|[^，。；,;]{2}(?:时|的时候|之时|前|后|起|内)(?=[，。；,;、\s]|$)")
+# The question word of a place, stricter than the kind's (在哪*些*情况下 asks a condition, not a place; 在哪个附件
+# asks which attachment, answered by the pointer — kb/answer/dangling.py)
+_NOT_A_PLACE = re.compile(r"在哪些|哪些(?:地方|方面)|在哪(?:个|一个|份|一份|一)?(?:附件|附表|附录|文件|条|章|节|款|部分|规定|法)")
+_SHAPES = {"地点": _PLACE, "时间": _TIME}  # by the first label of the kind: the kinds a sentence writes unlabelled
+# A year the question names (2022年), and the parts of speech of the names it gives (jieba: nt an organisation,
+# ns a place; nr is left out: jieba reads too many plain words of these documents as a person's name)
+_YEAR = re.compile(r"((?:19|20)[0-9]{2})\s*年")
+_NAME_FLAGS = frozenset({"nt", "ns"})
+_CHINESE_DIGITS = str.maketrans("0123456789", "〇一二三四五六七八九")
+
+
+def unsaid_kinds(question: str, lines: Iterable[str]) -> bool:
+    """The question asks where or when, and none of the lines gives a place or a time (by a label or unlabelled)."""
+    kinds = tuple(k for k in asked_kinds(question) if k.labels[0] in _SHAPES)
+    if not kinds or (_NOT_A_PLACE.search(question) and all(k.labels[0] == "地点" for k in kinds)):
+        return False
+    return not any(_says(line, kinds) for line in lines)
+
+
+def _says(line: str, kinds: tuple[Kind, ...]) -> bool:
+    return gives(line, kinds) or any(_SHAPES[k.labels[0]].search(line) for k in kinds)
+
+
+def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> list[str]:
+    """The years, organisations and places the question names that no source, title or cover writes."""
+    titles = [folded(t) for s in sources for t in (s.doc_title, s.title or "") if t] + [folded(c) for c in covers.values()]
+    written = "\n".join([folded(s.text) for s in sources] + titles)
+    asked = [f"{m.group(1)}年" for m in _YEAR.finditer(question)
+             if m.group(1) not in written and m.group(1).translate(_CHINESE_DIGITS) not in written]
+    asked += [w.text for w in words_of(question) if w.flag in _NAME_FLAGS and len(w.text) > 1
+              and folded(w.text) not in written and not any(abbreviates(folded(w.text), t) for t in titles)]
+    return asked
