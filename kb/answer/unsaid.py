@@ -8,6 +8,10 @@ not speak of what the question is about. So, over the lines chosen:
 
 - where / when (kb/answer/asked_kind.py: the question word's kind): some line gives a place or a time, under a label
   for it (比赛地点：…) or written the way a sentence writes one (存放于东岭仓库, 位于一层北侧设备间, 9月28日, 发生…时);
+- asked what an item holds (安全生产目标责任书的内容是什么), the lines only name it: an agenda's `4. 签订安全生产目标
+  责任书。`, an attachment list's `2. 参会回执`, `会议材料见附件1` that sends the reader to an attachment, a form's blank
+  fields (姓名：＿＿＿, □是 □否): each clause that holds the question's words holds little else (two characters, a
+  verb: 签订, 部署), and the other lines are headings or blanks;
 - a year, an organisation or a place the question names (2022年, 文学院, jieba's nt/ns) is written by some source, its
   title or its cover (shortened as a reader shortens a name: 中国 of 中华人民共和国…).
 """
@@ -17,9 +21,14 @@ import re
 from typing import Iterable, Mapping, Sequence
 
 from kb.answer.asked_kind import Kind, asked_kinds, gives
+from kb.answer.dangling import asks_which
+from kb.answer.forms import is_blank
+from kb.answer.numbers import has_number, plain_numbers
+from kb.answer.question import TITLE, YES_NO
 from kb.answer.naming import abbreviates
 from kb.answer.question_words import words_of
 from kb.answer.units import folded
+from kb.search.tokens import tokenize
 from kb.turn import Source
 
 # How a sentence writes a place without a label: a locative verb or preposition, then within a short phrase a word
@@ -73,3 +82,67 @@ def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tupl
     asked += [w.text for w in words_of(question) if w.flag in _NAME_FLAGS and len(w.text) > 1
               and folded(w.text) not in written and not any(abbreviates(folded(w.text), t) for t in titles)]
     return asked
+
+
+# What a line from its clause holding the question's words may add and still only name what is asked: a verb of two
+# characters (签订 of 4. 签订安全生产目标责任书。, 部署 of 3. 部署2024年度…重点任务；, 具体…详见 of a pointer) — set on
+# agenda, attachment-list and pointer lines written after the blind sets' notices (tests/unit/test_unsaid.py); a line
+# that says something adds three or more (由学院党委书记任组长, 经评审同意…). At 2 no dev/demo/heldout14 answer changes.
+MAX_ECHO_REST = 2
+_CLAUSE = re.compile(r"[，,、。；;！？!?]")  # a label's colon joins it to its value (学校意见：经评审…)
+_NUMBERING = re.compile(r"^\s*(?:#+\s*)?(?:[（(][一二三四五六七八九十0-9]+[)）]|[一二三四五六七八九十]+[、.．]|[0-9０-９]+\s*[、.．)）])\s*")
+_POINTER = re.compile(r"(?:详见|具体见|参见|参阅|见|按)\s*$")
+_LIST_HEAD = re.compile(r"^\s*(?:附件|附表|附录)\s*[：:]?\s*")  # 附件：1. 会议材料, the list of attachments
+_YES_NO = re.compile(rf"{YES_NO.pattern}|能不能|可不可以|能否|可否|行不行|会不会|准不准")
+_PLAIN = frozenset("的了和与及并或是为等之其该本各有在对由将请")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LEAD = re.compile(r"(?:如下|以下|下列|如次)[^，。；]{0,4}[：:]\s*$")
+MAX_FIELD_LABEL = 8  # characters of a form's field label (出生年月, 甲方代表签字); a longer line ending in a colon opens a list
+MAX_HEADING = 10  # characters of a heading quoted over its entries (三、其他事项): a short line with no sentence mark
+
+
+def only_named(question: str, lines: Iterable[str]) -> bool:
+    """Asked what something holds, the lines only name it (or are its blank fields, or headings): no line says more.
+
+    A yes-or-no question (要签订责任书吗), one that asks which attachment (见哪个附件) or what a thing is called
+    (名称) is answered by the line that names it."""
+    if _YES_NO.search(question) or asks_which(question) or TITLE.search(question):
+        return False
+    asked = {folded(t) for t in tokenize(question) if len(t) > 1}
+    lines = [line for line in lines if line.strip()]
+    named = False
+    for line in lines:
+        reading = _reading(line, asked)
+        if reading in ("says", "other"):
+            return False  # a line that says more, or speaks of something else (现将有关事项通知如下：)
+        named = named or reading == "names"
+    return named
+
+
+def _reading(line: str, asked: set[str]) -> str:
+    """`names` when the line, from its clause that holds the question's words, only names them, `says` when it says more, `blank`
+    for a form's blank fields or a heading without the question's words, `other` for a line about something else
+    (which the answer may be: no decline then)."""
+    text = folded(line.strip())
+    if _LEAD.search(text) or (text.endswith((":", "：")) and len(text) > MAX_FIELD_LABEL + 1):
+        return "other"  # 现将有关事项通知如下：, 国徽及其图案不得用于： open what follows, though they end in a colon as a
+        # blank field does
+    if is_blank(text):
+        return "blank"
+    # the line from its first clause that holds the question's words: the clauses after it go on with it (情节较轻的，
+    # 由公安机关处以十五日以下拘留; 名称：负压救护车；数量：2辆), those before it speak of something else (请参会人员
+    # 提前10分钟到场，会议材料见附件1)
+    clauses = [c for c in _CLAUSE.split(_NUMBERING.sub("", _LIST_HEAD.sub("", _NUMBERING.sub("", text)))) if c.strip()]
+    first = next((i for i, c in enumerate(clauses) if any(t in c for t in asked)), None)
+    if first is None:
+        heading = len(text) <= MAX_HEADING and not re.search(r"[。，,；;]", text)
+        return "blank" if heading else "other"
+    rest = "，".join(clauses[first:])
+    for t in sorted(asked, key=len, reverse=True):
+        rest = rest.replace(t, "")
+    if has_number(rest):
+        return "says"  # 每生每年8000元: a number the question does not give is a value
+    rest = _POINTER.sub("", plain_numbers(rest).strip().rstrip("：:"))
+    if sum(1 for ch in _CJK.findall(rest) if ch not in _PLAIN) > MAX_ECHO_REST:
+        return "says"
+    return "names"

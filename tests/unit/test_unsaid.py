@@ -72,3 +72,86 @@ def test_a_year_or_a_name_no_source_writes_is_not_spoken_of():
 def test_how_to_handle_asks_no_place():
     # 如何处理 holds 何处 by its characters: it asks what is done, not where
     assert not unsaid_kinds("擅自用公路运输剧毒化学品的，交警如何处理？", ["应当扣留运输车辆，调查取证，依法实施处罚。"])
+
+
+# A notice of a meeting: its agenda names the items, its list of attachments names the files that did not come
+AGENDA = "\n".join([
+    "关于召开2024年度安全生产工作会议的通知",
+    "各部门：",
+    "经研究，定于2024年3月15日上午9:00在公司三楼会议室召开2024年度安全生产工作会议。现将有关事项通知如下：",
+    "一、会议议程",
+    "1. 传达上级安全生产工作会议精神；",
+    "2. 总结2023年度安全生产工作；",
+    "3. 部署2024年度安全生产重点任务；",
+    "4. 签订安全生产目标责任书。",
+    "二、参会人员",
+    "各部门负责人及安全员。",
+    "三、其他事项",
+    "请参会人员提前10分钟到场，会议材料见附件1。",
+    "附件：1. 会议材料",
+    "2. 参会回执",
+])
+AGENDA_TITLE = "关于召开2024年度安全生产工作会议的通知"
+
+
+def test_asked_what_an_item_holds_the_line_that_only_names_it_does_not_answer():
+    sources = [source(1, AGENDA, doc_title=AGENDA_TITLE)]
+    assert quoted("安全生产目标责任书的内容是什么？", sources) == []  # 4. 签订安全生产目标责任书。
+    assert quoted("2024年度安全生产重点任务具体有哪些？", sources) == []  # 3. 部署2024年度安全生产重点任务；
+    assert quoted("参会回执要填哪些内容？", sources) == []  # 附件：… 2. 参会回执, a title
+    assert quoted("会议材料里写了什么？", sources) == []  # 会议材料见附件1, an attachment that did not come
+    # what the lines do say is answered
+    assert any("三楼会议室" in q for q in quoted("会议在哪里开？", sources))
+    assert any("负责人及安全员" in q for q in quoted("参会人员有哪些？", sources))
+    assert any("目标责任书" in q for q in quoted("会上要签订安全生产目标责任书吗？", sources))  # yes or no
+
+
+def test_naming_lines_are_told_from_lines_that_say_more():
+    from kb.answer.unsaid import only_named
+    assert only_named("安全生产目标责任书的内容是什么？", ["4. 签订安全生产目标责任书。"])
+    assert not only_named("国家奖学金每年多少钱？", ["1. 国家奖学金：每生每年8000元。"])  # a number
+    assert not only_named("谁负责本学院的评审工作？", ["1. 学院成立评审工作小组，由学院党委书记任组长，负责本学院的评审工作。"])
+    assert not only_named("学校的意见是什么？", ["学校意见：经评审，同意该同学获得国家奖学金。"])  # the label's value
+    assert not only_named("会议材料见哪个附件？", ["会议材料见附件1。"])  # the pointer answers which attachment
+
+
+# An application form as an attachment carries it: fields with blanks to fill, boxes to tick, dates to write
+FORM = "\n".join([
+    "国家奖学金申请审批表",
+    "姓名：＿＿＿＿  性别：＿＿  出生年月：＿＿年＿＿月",
+    "学院：＿＿＿＿＿＿  专业：＿＿＿＿＿＿  学号：＿＿＿＿",
+    "是否为建档立卡家庭学生：□是 □否",
+    "申请理由（200字）：",
+    "学校意见：  经评审，同意该同学获得国家奖学金。   （公章）  年 月 日",
+])
+
+
+def test_a_blank_field_gives_no_value_even_where_the_forms_title_matches():
+    from kb.answer.forms import is_blank
+    sources = [source(1, FORM, label="附件2", title="国家奖学金申请审批表", doc_title="关于国家奖学金评审的通知")]
+    assert quoted("申请人的姓名是什么？", sources) == []
+    assert any("同意该同学" in q for q in quoted("学校的意见是什么？", sources))
+    assert is_blank("是否为建档立卡家庭学生：□是 □否") and not is_blank("是否为建档立卡家庭学生：是")
+
+
+def test_a_pointer_to_an_attachment_that_never_came_does_not_answer_what_it_holds():
+    notice = "\n".join([
+        "关于公开招聘工作人员的公告",
+        "一、招聘岗位",
+        "具体招聘岗位和资格条件详见附件1。",
+        "二、报名时间",
+        "2024年5月6日至5月10日，每天8:30-17:30。",
+    ])
+    sources = [source(1, notice, doc_title="关于公开招聘工作人员的公告")]
+    assert quoted("招聘岗位的资格条件是什么？", sources) == []
+    assert any("附件1" in q for q in quoted("招聘岗位和资格条件见哪个附件？", sources))  # the pointer answers which
+
+
+def test_a_line_goes_on_past_the_clause_that_holds_the_question_words():
+    from kb.answer.unsaid import only_named
+    # the clause after 情节较轻的 gives the penalty; the fields after 名称 give the number and the place
+    assert not only_named("故意践踏国徽情节比较轻的怎么处罚？", ["情节较轻的，由公安机关处以十五日以下拘留。"])
+    assert not only_named("医院有几辆负压救护车？", ["名称：负压救护车；数量：2辆；存放位置：急诊科车库"])
+    # a list's lead-in ends in a colon, as a blank field does, and is none
+    assert not only_named("国徽的图案能印在商业广告上吗？", ["第十三条 国徽及其图案不得用于：", "（一）商标、商业广告；"])
+    assert not only_named("国徽的图案用于商业广告怎么处理？", ["第十三条 国徽及其图案不得用于：", "（一）商标、商业广告；"])
