@@ -32,14 +32,17 @@ from kb.search.tokens import tokenize
 from kb.turn import Source
 
 # How a sentence writes a place without a label: a locative verb or preposition, then within a short phrase a word
-# that names a place (存放于东岭仓库, 在致远楼424, 位于东岭路120号, 设在园区应急中心), a side or a neighbour
+# that names a place (存放于东岭仓库, 在致远楼424, 位于东岭路120号, 设在园区应急中心, 向学院资助办提交, 登录…系统
+# 申请: an office and a website are where a reader goes), a side or a neighbour
 # (北侧为丰镐东路, 靠近西安饭庄), or a house number. 对于/由于/关于… are no locatives; 存在/现在/正在 no 在.
 _PLACE_NOUNS = ("楼|室|馆|厅|站|库|中心|场|所|间|院|处|路|街|巷|道|号|村|镇|乡|区|县|市|省|州|国|侧|旁|层|门|园|校|"
                 "基地|酒店|宾馆|饭店|大厦|广场|现场|岛|港|码头|机场|医院|单位|公司|厂|网站|官网|网|平台|系统|公众号|"
+                "办|科|部|局|委|会|队|组|"
                 "上方|下方|中间|中央|正中|左侧|右侧|两侧|周围|四周|上部|下部|底部|顶部|之间|正面|背面|外侧|内侧")
 _PLACE = re.compile(
     r"(?:位于|设于|设在|坐落|地处|放于|放在|存于|存放|置于|停于|停在|停放|安置|集中|举行|举办|召开|"
-    r"(?<![存现所正实内自])在|(?<![对由属关等至过善便用利基终鉴])于|前往|赴|送至|送到|交至|交到|报至|报送至|寄至|寄到)"
+    r"(?<![存现所正实内自])在|(?<![对由属关等至过善便用利基终鉴])于|前往|赴|(?<![达得收受做遇看想提直])到|至|向|"
+    r"登录|登陆|进入|访问|扫描)"
     rf"[^，。；,;！？!?]{{1,16}}?(?:{_PLACE_NOUNS})"
     r"|[东西南北](?:侧|边|面|邻)|附近|靠近|临近|毗邻|旁边|对面|[0-9０-９]+\s*号")
 # How a sentence writes a time without a label: a date or a clock time (9月28日, 18：00, 1950年), a period (每年,

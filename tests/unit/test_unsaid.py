@@ -155,3 +155,10 @@ def test_a_line_goes_on_past_the_clause_that_holds_the_question_words():
     # a list's lead-in ends in a colon, as a blank field does, and is none
     assert not only_named("国徽的图案能印在商业广告上吗？", ["第十三条 国徽及其图案不得用于：", "（一）商标、商业广告；"])
     assert not only_named("国徽的图案用于商业广告怎么处理？", ["第十三条 国徽及其图案不得用于：", "（一）商标、商业广告；"])
+
+
+def test_an_office_or_a_website_is_where_a_reader_goes():
+    where = "申请表交到哪里？"
+    assert not unsaid_kinds(where, ["申请表经班级评议后，统一向学院资助办提交。"])
+    assert not unsaid_kinds("在哪里申请？", ["学生登录河南省高校学生资助业务系统进行申请。"])
+    assert unsaid_kinds(where, ["申请表须本人签字，字迹清楚。"])
