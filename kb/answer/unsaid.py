@@ -10,10 +10,10 @@ not speak of what the question is about. So, over the lines chosen:
   for it (比赛地点：…) or written the way a sentence writes one (存放于东岭仓库, 位于一层北侧设备间, 9月28日, 发生…时);
 - asked what an item holds (安全生产目标责任书的内容是什么), the lines only name it: an agenda's `4. 签订安全生产目标
   责任书。`, an attachment list's `2. 参会回执`, `会议材料见附件1` that sends the reader to an attachment, a form's blank
-  fields (姓名：＿＿＿, □是 □否): each clause that holds the question's words holds little else (two characters, a
-  verb: 签订, 部署), and the other lines are headings or blanks;
+  fields (姓名：＿＿＿, □是 □否): each line, from its first clause that holds the question's words, adds at most
+  the verb that puts an item on a list (签订, 部署) or a pointer's words, and no number, and the other lines are headings or blanks;
 - a year, an organisation or a place the question names (2022年, 文学院, jieba's nt/ns) is written by some source, its
-  title or its cover (shortened as a reader shortens a name: 中国 of 中华人民共和国…).
+  title or its cover (or a title shortened as a reader shortens a name: 一中 of …第一中学).
 """
 from __future__ import annotations
 
@@ -34,13 +34,15 @@ from kb.turn import Source
 # How a sentence writes a place without a label: a locative verb or preposition, then within a short phrase a word
 # that names a place (存放于东岭仓库, 在致远楼424, 位于东岭路120号, 设在园区应急中心, 向学院资助办提交, 登录…系统
 # 申请: an office and a website are where a reader goes), a side or a neighbour
-# (北侧为丰镐东路, 靠近西安饭庄), or a house number. 对于/由于/关于… are no locatives; 存在/现在/正在 no 在.
+# (北侧为丰镐东路, 靠近西安饭庄), or a house number. 对于/由于/关于… are no locatives; 存在/现在/正在 no 在; an event's
+# verb is none either (举办 is in 选举办法, and 在…举行 says 在), nor a body (委员会, 工作组: a law names them throughout,
+# and on heldout14 …由…政府提出并经立法会通过 read as a place answered 选举委员会投票在什么地点举行).
 _PLACE_NOUNS = ("楼|室|馆|厅|站|库|中心|场|所|间|院|处|路|街|巷|道|号|村|镇|乡|区|县|市|省|州|国|侧|旁|层|门|园|校|"
                 "基地|酒店|宾馆|饭店|大厦|广场|现场|岛|港|码头|机场|医院|单位|公司|厂|网站|官网|网|平台|系统|公众号|"
-                "办|科|部|局|委|会|队|组|"
+                "办|科|局|"
                 "上方|下方|中间|中央|正中|左侧|右侧|两侧|周围|四周|上部|下部|底部|顶部|之间|正面|背面|外侧|内侧")
 _PLACE = re.compile(
-    r"(?:位于|设于|设在|坐落|地处|放于|放在|存于|存放|置于|停于|停在|停放|安置|集中|举行|举办|召开|"
+    r"(?:位于|设于|设在|坐落|地处|放于|放在|存于|存放|置于|停于|停在|停放|"
     r"(?<![存现所正实内自])在|(?<![对由属关等至过善便用利基终鉴])于|前往|赴|(?<![达得收受做遇看想提直])到|至|向|"
     r"登录|登陆|进入|访问|扫描)"
     rf"[^，。；,;！？!?]{{1,16}}?(?:{_PLACE_NOUNS})"
@@ -61,6 +63,9 @@ _SHAPES = {"地点": _PLACE, "时间": _TIME}  # by the first label of the kind:
 # ns a place; nr is left out: jieba reads too many plain words of these documents as a person's name)
 _YEAR = re.compile(r"((?:19|20)[0-9]{2})\s*年")
 _NAME_FLAGS = frozenset({"nt", "ns"})
+# ... of three characters or more (文学院, 东岭村): jieba reads two-character verbs as places too (倾倒*入海* is ns), and
+# on dev 废弃的渔网…可以倾倒入海吗 was declined by 入海 in the naive and keyword modes
+MIN_NAME = 3
 _CHINESE_DIGITS = str.maketrans("0123456789", "〇一二三四五六七八九")
 
 
@@ -82,23 +87,24 @@ def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tupl
     written = "\n".join([folded(s.text) for s in sources] + titles)
     asked = [f"{m.group(1)}年" for m in _YEAR.finditer(question)
              if m.group(1) not in written and m.group(1).translate(_CHINESE_DIGITS) not in written]
-    asked += [w.text for w in words_of(question) if w.flag in _NAME_FLAGS and len(w.text) > 1
+    asked += [w.text for w in words_of(question) if w.flag in _NAME_FLAGS and len(w.text) >= MIN_NAME
               and folded(w.text) not in written and not any(abbreviates(folded(w.text), t) for t in titles)]
     return asked
 
 
-# What a line from its clause holding the question's words may add and still only name what is asked: a verb of two
-# characters (签订 of 4. 签订安全生产目标责任书。, 部署 of 3. 部署2024年度…重点任务；, 具体…详见 of a pointer) — set on
-# agenda, attachment-list and pointer lines written after the blind sets' notices (tests/unit/test_unsaid.py); a line
-# that says something adds three or more (由学院党委书记任组长, 经评审同意…). At 2 no dev/demo/heldout14 answer changes.
-MAX_ECHO_REST = 2
+# What a line from its clause holding the question's words may add and still only name what is asked: the verb an
+# agenda or a task list puts before its item (4. 签订安全生产目标责任书。, 3. 部署2024年度…重点任务；), the words of a
+# pointer (具体…详见附件1), marks and particles. A count of characters could not tell them from a value: the code
+# table's row 电流 | A | 0x001A answers in two characters, as 签订 names in two.
+_NAMING_WORDS = tuple(sorted(("传达 学习 总结 部署 签订 审议 通报 讨论 听取 研究 表彰 宣读 观看 制定 开展 组织 安排 "
+                              "填写 提交 报送 领取 下载 进行 具体 详见 具体见 参见 参阅 详细 见 按").split(),
+                             key=len, reverse=True))
 _CLAUSE = re.compile(r"[，,、。；;！？!?]")  # a label's colon joins it to its value (学校意见：经评审…)
 _NUMBERING = re.compile(r"^\s*(?:#+\s*)?(?:[（(][一二三四五六七八九十0-9]+[)）]|[一二三四五六七八九十]+[、.．]|[0-9０-９]+\s*[、.．)）])\s*")
-_POINTER = re.compile(r"(?:详见|具体见|参见|参阅|见|按)\s*$")
 _LIST_HEAD = re.compile(r"^\s*(?:附件|附表|附录)\s*[：:]?\s*")  # 附件：1. 会议材料, the list of attachments
 _YES_NO = re.compile(rf"{YES_NO.pattern}|能不能|可不可以|能否|可否|行不行|会不会|准不准")
 _PLAIN = frozenset("的了和与及并或是为等之其该本各有在对由将请")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_WORD_CHARS = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _LEAD = re.compile(r"(?:如下|以下|下列|如次)[^，。；]{0,4}[：:]\s*$")
 MAX_FIELD_LABEL = 8  # characters of a form's field label (出生年月, 甲方代表签字); a longer line ending in a colon opens a list
 MAX_HEADING = 10  # characters of a heading quoted over its entries (三、其他事项): a short line with no sentence mark
@@ -145,7 +151,9 @@ def _reading(line: str, asked: set[str]) -> str:
         rest = rest.replace(t, "")
     if has_number(rest):
         return "says"  # 每生每年8000元: a number the question does not give is a value
-    rest = _POINTER.sub("", plain_numbers(rest).strip().rstrip("：:"))
-    if sum(1 for ch in _CJK.findall(rest) if ch not in _PLAIN) > MAX_ECHO_REST:
+    rest = plain_numbers(rest)
+    for word in _NAMING_WORDS:
+        rest = rest.replace(word, "")
+    if any(ch not in _PLAIN for ch in _WORD_CHARS.findall(rest)):
         return "says"
     return "names"

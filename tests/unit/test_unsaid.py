@@ -162,3 +162,13 @@ def test_an_office_or_a_website_is_where_a_reader_goes():
     assert not unsaid_kinds(where, ["申请表经班级评议后，统一向学院资助办提交。"])
     assert not unsaid_kinds("在哪里申请？", ["学生登录河南省高校学生资助业务系统进行申请。"])
     assert unsaid_kinds(where, ["申请表须本人签字，字迹清楚。"])
+
+
+def test_a_two_character_word_jieba_reads_as_a_place_is_no_name():
+    law = [source(1, "四、渔网、绳索、塑料制品及其他能在海面漂浮的人工合成物质。", doc_title="海洋倾废管理条例")]
+    assert unnamed("废弃的渔网和塑料制品可以倾倒入海吗？", law, {}) == []  # 入海: jieba's ns
+
+
+def test_a_body_or_an_event_verb_is_no_place():
+    where = "选举委员会投票在什么地点举行？"
+    assert unsaid_kinds(where, ["选举办法及选举委员会选举议员的办法，由特别行政区政府提出并经立法会通过。"])
