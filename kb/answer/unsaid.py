@@ -39,14 +39,15 @@ from kb.turn import Source
 # and on heldout14 …由…政府提出并经立法会通过 read as a place answered 选举委员会投票在什么地点举行).
 _PLACE_NOUNS = ("楼|室|馆|厅|站|库|中心|场|所|间|院|处|路|街|巷|道|号|村|镇|乡|区|县|市|省|州|国|侧|旁|层|门|园|校|"
                 "基地|酒店|宾馆|饭店|大厦|广场|现场|岛|港|码头|机场|医院|单位|公司|厂|网站|官网|网|平台|系统|公众号|"
-                "办|科|局|"
+                "办|科|局|位置|地方|地点|场所|"
                 "上方|下方|中间|中央|正中|左侧|右侧|两侧|周围|四周|上部|下部|底部|顶部|之间|正面|背面|外侧|内侧")
 _PLACE = re.compile(
     r"(?:位于|设于|设在|坐落|地处|放于|放在|存于|存放|置于|停于|停在|停放|"
     r"(?<![存现所正实内自])在|(?<![对由属关等至过善便用利基终鉴])于|前往|赴|(?<![达得收受做遇看想提直])到|至|向|"
     r"登录|登陆|进入|访问|扫描)"
     rf"[^，。；,;！？!?]{{1,16}}?(?:{_PLACE_NOUNS})"
-    r"|[东西南北](?:侧|边|面|邻)|附近|靠近|临近|毗邻|旁边|对面|[0-9０-９]+\s*号")
+    r"|[东西南北](?:侧|边|面|邻)|附近|靠近|临近|毗邻|旁边|对面|[0-9０-９]+\s*号"
+    r"|场所|地点|处所")  # 下列场所应当悬挂国徽：, the lead of a list of places
 # How a sentence writes a time without a label: a date or a clock time (9月28日, 18：00, 1950年), a period (每年,
 # 当日, 汛期), or a clause that ends in 时/前/后/起/内 (发生重大事故时，…; 接报后40分钟内).
 _TIME = re.compile(
@@ -58,6 +59,8 @@ _TIME = re.compile(
 # The question word of a place, stricter than the kind's (在哪*些*情况下 asks a condition, not a place; 在哪个附件
 # asks which attachment, answered by the pointer — kb/answer/dangling.py)
 _NOT_A_PLACE = re.compile(r"在哪些|哪些(?:地方|方面)|在哪(?:个|一个|份|一份|一)?(?:附件|附表|附录|文件|条|章|节|款|部分|规定|法)")
+# A line that says the value is given later (具体时间另行在资助群通知, 地点待定) tells the reader what the document says
+_LATER = re.compile(r"另行|待定|另定|届时")
 _SHAPES = {"地点": _PLACE, "时间": _TIME}  # by the first label of the kind: the kinds a sentence writes unlabelled
 # A year the question names (2022年), and the parts of speech of the names it gives (jieba: nt an organisation,
 # ns a place; nr is left out: jieba reads too many plain words of these documents as a person's name)
@@ -78,7 +81,8 @@ def unsaid_kinds(question: str, lines: Iterable[str]) -> bool:
 
 
 def _says(line: str, kinds: tuple[Kind, ...]) -> bool:
-    return gives(line, kinds) or any(_SHAPES[k.labels[0]].search(line) for k in kinds)
+    return (gives(line, kinds) or any(_SHAPES[k.labels[0]].search(line) for k in kinds)
+            or bool(_LATER.search(line)))
 
 
 def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> list[str]:

@@ -172,3 +172,10 @@ def test_a_two_character_word_jieba_reads_as_a_place_is_no_name():
 def test_a_body_or_an_event_verb_is_no_place():
     where = "选举委员会投票在什么地点举行？"
     assert unsaid_kinds(where, ["选举办法及选举委员会选举议员的办法，由特别行政区政府提出并经立法会通过。"])
+
+
+def test_a_place_named_generally_or_a_value_given_later_is_what_the_document_says():
+    assert not unsaid_kinds("奖助结果在哪里公示？", ["并于9月23—27日将奖助结果在显要位置进行公示。"])
+    assert not unsaid_kinds("培训的具体时间是什么时候？", ["（具体时间另行在资助群通知）"])
+    # a list's lead names its items places
+    assert not unsaid_kinds("国徽在哪里悬挂？", ["第五条 下列场所应当悬挂国徽：（一）北京天安门城楼、人民大会堂；"])
