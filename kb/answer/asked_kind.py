@@ -19,9 +19,9 @@ class Kind:
 
 
 KINDS = (
-    Kind(re.compile(r"在哪|哪里|哪儿|什么地方|何处|何地|什么位置"), ("地点", "地址", "位置", "场所", "会场", "场地", "住址")),
+    Kind(re.compile(r"在哪|哪里|哪儿|什么地方|(?<!如)何处(?!理|置|分)|何地|什么位置|什么地点|哪个地点|哪个位置"), ("地点", "地址", "位置", "场所", "会场", "场地", "住址")),
     # a date is in most sentences of a notice: only a label says it is the time asked
-    Kind(re.compile(r"什么时候|何时|哪天|哪一天|几号|几点|什么时间|几月几日"), ("时间", "日期", "期限", "时限", "截止")),
+    Kind(re.compile(r"什么时候|何时|哪天|哪一天|几号|几点|什么时间|几月几日|哪一年|哪年|哪个月|什么日期"), ("时间", "日期", "期限", "时限", "截止")),
     Kind(re.compile(r"找谁|是谁|交给谁|报给谁|哪位"), ("联系人", "负责人", "收件人", "经办人", "责任人")),
     Kind(re.compile(r"邮箱|电子邮件|email", re.IGNORECASE), ("邮箱", "邮件", "email", "e-mail", "E-mail"),
          re.compile(r"[A-Za-z0-9._-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),

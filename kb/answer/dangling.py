@@ -59,12 +59,17 @@ def dangling_titles(body: str, carried: set[str]) -> dict[str, str]:
     return out
 
 
+def asks_which(question: str) -> bool:
+    """The question asks which attachment holds something (名额分配情况见哪个附件): the pointer answers it."""
+    return bool(_ASKS_WHICH.search(question))
+
+
 def deferred_labels(sentence: str, question: str = "") -> list[str]:
     """The attachments a sentence that is only a pointer sends the reader to (具体招聘岗位和资格条件详见附件1; a heading
     and its note, 资格及岗位条件（详见附件1）), in order; none when the sentence says more (年会定于5月5-7日在…酒店（具体
     地址详见附件1）召开: it answers, and only a detail is elsewhere) — unless the question asks for that detail (具体地址
     是哪里), what the pointer's clause names; and none when the question asks which attachment it is (见哪个附件)."""
-    if _ASKS_WHICH.search(question):
+    if asks_which(question):
         return []  # 名额分配情况见哪个附件: 见附件1 answers it
     found = [m for m in LABEL.finditer(sentence) if _DEFERS.search(sentence[max(0, m.start() - 4):m.start()])]
     rest, asked = sentence, []

@@ -15,7 +15,8 @@ from kb.search.tokens import tokenize
 
 # A line of blank fields only: each a short label and its colon with nothing after it (乙方：, 甲方代表签字：
 # 乙方代表签字：, 报告单位：；报告编号：), or a label and a placeholder the filler completes (年 月 日, ××, ＿＿).
-_PLACEHOLDER = r"(?:[\s_＿…\.·×xX]|年|月|日|时|分)*"
+# A box to tick and its option (□是 □否, ☐男 ☐女) is a placeholder too: the filler ticks one.
+_PLACEHOLDER = r"(?:[\s_＿…\.·×xX]|年|月|日|时|分|[□☐]\s*[^\s□☐：:；;，,。]{0,6})*"
 _BLANK = re.compile(rf"^(?:\s*[^：:。；;，,！？!?\s][^：:。；;，,！？!?]{{0,15}}[：:]{_PLACEHOLDER}[；;]?)+$")
 
 

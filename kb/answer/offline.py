@@ -22,6 +22,7 @@ from kb.answer.shapes import (
     with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
+from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
@@ -112,6 +113,19 @@ class ExtractiveAnswerer:
 
     def select(self, question: str, sources: Sequence[Source], context: str = "",
                covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
+        """The best sentences (below), unless they do not say what is asked (kb/answer/unsaid.py): a place or time
+        none of them gives, a year or a name the question gives that no source writes."""
+        if unnamed(question, sources, covers or {}):
+            return []  # 2022年…多少人投票 of a law that never writes 2022: it does not speak of that
+        chosen = self._best(question, sources, context, covers)
+        if unsaid_kinds(question, [f"{c.lead}{c.text}" for c in chosen]):
+            return []  # 投票在什么地点举行 and the lines that match give no place
+        if only_named(question, [c.text for c in chosen]):
+            return []  # 责任书的内容是什么 and the agenda's line 4. 签订安全生产目标责任书。 only names it
+        return chosen
+
+    def _best(self, question: str, sources: Sequence[Source], context: str = "",
+              covers: Mapping[str | tuple[str, str], str] | None = None) -> list[Candidate]:
         """The best sentences, best first (a list's items in their order); empty when none covers enough.
 
         Long on purpose: one scoring pass over every unit of every source — weights, coverage, the question word's
@@ -198,6 +212,12 @@ class ExtractiveAnswerer:
         misnamed = misnamed_documents(question, sources, present)
         # a word of the thing the question asks a value of is written nowhere, not one of its characters (噁 of
         # 二噁英类物质的临界量): no table lists it, so no row or list line answers, however well the caption matches
+        # the form's field for what is asked (乙方：, 姓名：＿＿) was never filled in: the document does not say, however
+        # well the form's title matches (申请人的姓名是什么 of 附件2 …申请审批表); a yes-or-no or a list question asks
+        # about the form (需要填写姓名吗, 要填哪些内容)
+        if (wants.value or not (wants.whether or wants.list)) and left_blank(units, field_phrase(question),
+                                                                            ruled_out | misnamed):
+            return []
         asked_titles = named_only(question, weights, sources, ruled_out | misnamed)
         if asked_titles:  # 矿产资源分类细目: the title alone, asked — the attachment it names, read
             return [c for s in asked_titles for c in opening(s)[:MAX_LIST_ITEMS // len(asked_titles)]]
@@ -205,8 +225,6 @@ class ExtractiveAnswerer:
         written = {ch for s in sources for ch in folded(s.text)} | about_chars_all if owner else _NONE
         unlisted = any(not written.intersection(t) for t in owner)
         field = asked_field(question)
-        if wants.value and left_blank(units, field_phrase(question), ruled_out | misnamed):
-            return []  # the form's field for what is asked (乙方：) was never filled in: the document does not say
         fits = {(s.n, i): bracket_fit(given, text) for s, i, text, *_ in units} if given else {}
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
         candidates, headings = [], []
