@@ -22,6 +22,7 @@ from kb.answer.shapes import (
     with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
+from kb.answer.dangling import deferred_labels
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
@@ -120,8 +121,10 @@ class ExtractiveAnswerer:
         chosen = self._best(question, sources, context, covers)
         if unsaid_kinds(question, [f"{c.lead}{c.text}" for c in chosen]):
             return []  # 投票在什么地点举行 and the lines that match give no place
-        if only_named(question, [c.text for c in chosen]):
+        if only_named(question, [c.text for c in chosen]) and not any(deferred_labels(c.text, question) for c in chosen):
             return []  # 责任书的内容是什么 and the agenda's line 4. 签订安全生产目标责任书。 only names it
+        # (a line that sends the reader to an attachment is left to kb/answer/gaps.py, which names the attachment
+        # the document does not carry instead of a bare decline)
         return chosen
 
     def _best(self, question: str, sources: Sequence[Source], context: str = "",
