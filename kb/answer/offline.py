@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Mapping, Sequence
 
-from kb.labels import KIND_WORD, KINDS, LABEL, make_label
+from kb.labels import KIND_WORD, LABEL, make_label
 from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
     MAX_LIST_ITEMS,
@@ -22,6 +22,7 @@ from kb.answer.shapes import (
     with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
+from kb.answer.about import ATTACHED, about_words
 from kb.answer.dangling import deferred_labels
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
@@ -50,7 +51,6 @@ _PARTS = re.compile(r"[？?]")
 # Sub-questions and examples looked up in turn, each a scoring pass over every source: a person asks a few at once;
 # past that the text is pasted rather than asked, and each pass more would make the turn's cost grow with its square.
 MAX_LOOKUPS = 12
-ATTACHED = frozenset(tokenize(" ".join(("附", "附带", "附有", "所附", "附列", *KINDS))))
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _LIST_HEAD = re.compile(rf"^\s*{KIND_WORD}\s*[：:]\s*")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
@@ -193,7 +193,7 @@ class ExtractiveAnswerer:
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - words(header) if header else tokens
                         for (_, _, _, header, *_), tokens in zip(units, token_sets)]
-        about = _about(sources, covers or {})
+        about = about_words(sources, covers or {})
         for s in sources:  # 青禾一中 names 青禾县第一中学…: a word the title holds shortened is what it is about
             about[s.n] |= {t for t in weights if len(t) > 1 and abbreviates(t, s.doc_title)}
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
@@ -331,36 +331,6 @@ class ExtractiveAnswerer:
                 seen.add(key)
                 out.append(c)
         return with_leads(out)
-
-
-def _about(sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> dict[int, set[str]]:
-    """Per source, the words its sentences are implicitly about.
-
-    A sentence of a source is about its document (title, cover) and its attachment (label's title). An attachment
-    reached along a REFERENCES edge is also about the sentence that cites it (需要支援时，按附件9所列电话联系).
-    """
-    about = {
-        s.n: set(words(f"{s.doc_title} {covers.get(s.doc_id, '')} {s.title or covers.get((s.doc_id, s.label), '')}"))
-        for s in sources
-    }
-    for s in sources:
-        if s.label:
-            about[s.n] |= ATTACHED | words(s.label)  # "预案里附了哪些…": what is attached; "附件1里…": this one
-    for s in sources:
-        if not s.label:
-            continue
-        for other in sources:
-            if other.doc_id != s.doc_id or other.label or other.prefetched:
-                continue
-            for text, *_ in read_units(other.text):
-                if (s.via and s.via in text) or _cites(text, s.label):
-                    about[s.n] |= words(text)
-    return about
-
-
-def _cites(text: str, label: str) -> bool:
-    """The sentence refers to that attachment by its label (安排见附件14, 按附件十四)."""
-    return any(make_label(m.group("kind"), m.group("number")) == label for m in LABEL.finditer(text))
 
 
 def _speaks_of(needed: set[str], held: frozenset[str] | set[str], names: set[str]) -> bool:
