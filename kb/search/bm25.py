@@ -7,6 +7,7 @@ from typing import Callable, Mapping, Sequence
 from graph.view import GraphView
 from kb.search.bm25_segments import Segments
 from kb.search.tokens import tokenize
+from kb.search.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class BM25Index:
     def __init__(
         self,
         segments: Segments,
-        vocab: Mapping[str, int],
+        vocab: Vocabulary,
         view: GraphView,
         library_of: Callable[[str], str | None],
         libraries: frozenset[str],
@@ -77,8 +78,6 @@ class BM25Index:
         """The k best chunks with a positive BM25 score, best first.
 
         A hit of a chunk the snapshot does not hold is dropped: a reader sees one state of the library."""
-        vocab = self._vocab
-        words = [vocab[w] for w in tokenize(query) if w in vocab]
-        found = self.segments.search(words, k, libraries, doc_id)
+        found = self.segments.search(self._vocab.known(tokenize(query)), k, libraries, doc_id)
         scores = dict(found)
         return [(c, scores[c.chunk_id]) for c in self.placed([chunk_id for chunk_id, _ in found])]

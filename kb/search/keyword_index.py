@@ -19,6 +19,7 @@ from kb.errors import KeywordIndexError
 from kb.model import Document
 from kb.search.indexed_text import continued_lines, indexed_texts
 from kb.search.tokens import tokenize
+from kb.search.vocabulary import Vocabulary
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE)",
@@ -65,8 +66,7 @@ class KeywordIndex:
             self._db.execute("PRAGMA synchronous=NORMAL")
             for ddl in _SCHEMA:
                 self._db.execute(ddl)
-            self.vocab: dict[str, int] = dict(self._db.execute("SELECT word, id FROM words"))  # grows; readers share it
-            self._new_words: list[tuple[int, str]] = []  # added by the write in progress
+            self.vocab = Vocabulary(self.path, self._db)  # grows; readers share it
         except sqlite3.Error as exc:
             raise KeywordIndexError(
                 f"Could not open the keyword store {self.path}: {exc}. Delete the file: the next start rebuilds it "
@@ -86,12 +86,12 @@ class KeywordIndex:
     def upsert_documents(self, docs: Sequence[Document]) -> None:
         """Replace the rows of these documents, tokenizing each chunk once."""
         latest = {doc.id: doc for doc in docs}
-        rows = []
-        for doc in latest.values():
-            words, continues = chunk_words(doc)
-            for pos, (chunk, chunk_ids) in enumerate(zip(doc.chunks, words)):
-                rows.append((chunk.id, doc.id, doc.library, pos, self._ids(chunk_ids), continues[chunk.id]))
+        read = [(doc, *chunk_words(doc)) for doc in latest.values()]  # tokenizing: outside the lock
         with self._write("index", len(latest)) as db:
+            ids = self.vocab.assign(w for _, words, _ in read for chunk in words for w in chunk)
+            rows = [(chunk.id, doc.id, doc.library, pos, array("i", [ids[w] for w in chunk_ids]).tobytes(),
+                     continues[chunk.id])
+                    for doc, words, continues in read for pos, (chunk, chunk_ids) in enumerate(zip(doc.chunks, words))]
             db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(i,) for i in latest])
             db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)", rows)
             db.executemany("INSERT OR REPLACE INTO documents VALUES (?, ?)",
@@ -124,18 +124,8 @@ class KeywordIndex:
 
     def close(self) -> None:
         with self._lock:
+            self.vocab.close()
             self._db.close()
-
-    def _ids(self, words: list[str]) -> bytes:
-        """Word ids of the words as bytes; a new word gets the next id, stored with the transaction that uses it."""
-        ids = array("i")
-        for word in words:
-            known = self.vocab.get(word)
-            if known is None:
-                known = self.vocab[word] = len(self.vocab)
-                self._new_words.append((known, word))
-            ids.append(known)
-        return ids.tobytes()
 
     @contextmanager
     def _write(self, what: str, n: int) -> Iterator[sqlite3.Connection]:
@@ -144,15 +134,19 @@ class KeywordIndex:
             try:
                 self._db.execute("BEGIN")
                 yield self._db
-                self._db.executemany("INSERT INTO words VALUES (?, ?)", self._new_words)
+                self._db.executemany("INSERT INTO words VALUES (?, ?)", self.vocab.new_words())
                 self._db.execute("COMMIT")
+                self.vocab.committed()
             except sqlite3.Error as exc:
-                self._db.execute("ROLLBACK")
-                for _, word in self._new_words:
-                    self.vocab.pop(word, None)
+                self._rollback()
                 raise KeywordIndexError(f"Could not {what} {n} documents in {self.path}: {exc}") from exc
-            finally:
-                self._new_words = []
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        self._db.execute("ROLLBACK")
+        self.vocab.forget()
 
 
 def _array(blob: bytes) -> array:

@@ -26,7 +26,7 @@ def store(tmp_path_factory):
 
 
 def _search(segments: Segments, index: KeywordIndex, question: str, **kw) -> list[tuple[str, float]]:
-    return segments.search([index.vocab[w] for w in tokenize(question) if w in index.vocab], 10, **kw)
+    return segments.search(index.vocab.known(tokenize(question)), 10, **kw)
 
 
 def test_a_document_written_after_the_build_is_found_and_ranked_like_the_rest(store):
