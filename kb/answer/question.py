@@ -7,10 +7,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
-import jieba
-from jieba import posseg
-
-from kb.search.tokens import MEASURE_WORDS, STOPWORDS, is_dictionary_word, jieba_pieces, tokenize
+from kb.search import pos_tags
+from kb.search.tokens import MEASURE_WORDS, STOPWORDS, is_dictionary_word, jieba_pieces, jieba_words, tokenize
 from kb.text import LAW_KINDS, fold_case
 
 # What a question asks for, from its question words.
@@ -100,7 +98,7 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
 def noun_phrase(text: str) -> str:
     """The words of `text` up to its predicate (情形 of 情形暂时免征环境保护税): what a 哪些 question counts."""
     at, joined = 0, True  # a word right after 和/及/、 opens the next name of the phrase (平面图和*疏散*图)
-    for w in (w for _, piece in jieba_pieces(text) for w in posseg.cut(piece)):
+    for w in (w for _, piece in jieba_pieces(text) for w in pos_tags.cut(piece)):
         if not joined and (w.word in MODALS or (w.flag.startswith(_PREDICATE_FLAGS) and w.flag != "vn")):
             return text[:at]
         joined = bool(_CONJUNCTION.fullmatch(w.word))
@@ -161,7 +159,7 @@ MODALS = frozenset("想 要 应该 应当 需要 需 能 能够 可以 可 会 �
 def grammar_words(question: str) -> frozenset[str]:
     """The question's words that carry its grammar (这次 如果 用 想 应该 以后), as the tokenizer writes them: written in
     no source, they weigh nothing — a reader looks past them for the words that name the matter."""
-    return frozenset(fold_case(w.word) for w in posseg.cut(question)
+    return frozenset(fold_case(w.word) for w in pos_tags.cut(question)
                      if w.flag.startswith(_GRAMMAR_FLAGS) or w.word in MODALS)
 
 
@@ -204,7 +202,7 @@ def examples(question: str) -> list[str]:
     # after 等 comes the class the examples stand for, up to its 的 (等物质|的临界量是多少) or to the predicate, the last
     # verb (等消防员个人防护装备|存放在哪里)
     at, verb = 0, None
-    for w in (w for _, piece in jieba_pieces(rest) for w in posseg.cut(piece)):
+    for w in (w for _, piece in jieba_pieces(rest) for w in pos_tags.cut(piece)):
         if w.flag == "v":
             verb = at
         at += len(w.word)
@@ -243,14 +241,19 @@ def framed(question: str) -> tuple[str, set[str]]:
 @lru_cache(maxsize=4096)
 def person_names(question: str) -> frozenset[str]:
     """The people the question names (jieba's part-of-speech tag nr: 朱雯, 陈柏良), as the tokenizer writes them."""
-    return frozenset(fold_case(w.word) for _, piece in jieba_pieces(question) for w in posseg.cut(piece)
+    return frozenset(fold_case(w.word) for _, piece in jieba_pieces(question) for w in pos_tags.cut(piece)
                      if w.flag == "nr" and len(w.word) > 1)
 
 
 @lru_cache(maxsize=32768)
 def word_spans(text: str) -> tuple[tuple[str, int, int], ...]:
     """The words of a text with where they stand (jieba's default cut: whole words only)."""
-    return tuple((fold_case(w), at + a, at + b) for at, piece in jieba_pieces(text) for w, a, b in jieba.tokenize(piece))
+    spans = []
+    for at, piece in jieba_pieces(text):
+        for word in jieba_words(piece):
+            spans.append((fold_case(word), at, at + len(word)))
+            at += len(word)
+    return tuple(spans)
 
 
 def single_runs(question: str) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from jieba import posseg
 
+from kb.search import pos_tags
 from kb.search.tokens import jieba_pieces
 from kb.text import fold_case
 
@@ -37,7 +37,7 @@ class Titles:
 def cut(text: str) -> tuple[tuple[str, str, int, int], ...]:
     out = []
     for at, piece in jieba_pieces(text):
-        for pair in posseg.cut(piece):
+        for pair in pos_tags.cut(piece):
             out.append((pair.word, pair.flag, at, at + len(pair.word)))
             at += len(pair.word)
     return tuple(out)

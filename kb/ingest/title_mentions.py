@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 import bisect
-import logging
 import re
 import unicodedata
 from functools import lru_cache
 from typing import Iterator, Mapping, Sequence
 
-import jieba
-
 from kb.model import Attachment, Reference
+from kb.search.tokens import jieba_words
 from kb.text import squash
 
-jieba.setLogLevel(logging.WARNING)
 
 # （以下简称《管制清单》） / (以下简称“物资表”) / （以下称清单表）, right after the mention it names.
 _ALIAS = re.compile(
@@ -124,7 +121,7 @@ def shortened_title_references(text: str, attachments: Sequence[Attachment],
 def _word_tails(title: str) -> tuple[str, ...]:
     """The title and its tails that start on a word boundary, long enough to be distinctive (remembered: jieba
     cutting every attachment title twice a document was a third of building one)."""
-    words = jieba.lcut(title)
+    words = jieba_words(title)
     out = []
     for i in range(len(words)):
         tail = "".join(words[i:])

@@ -76,19 +76,27 @@ def search_words(text: str) -> list[str]:
     return [t for word in rjieba.cut(text, True) for t in _parts(word)]
 
 
+def jieba_words(text: str) -> list[str]:
+    """jieba.lcut(text), word for word, without jieba's Python dictionary: jieba-rs's words, a run of letters, digits
+    and signs cut as jieba's finalseg cuts it (tests/unit/test_tokens.py holds both to one answer)."""
+    return [part for word in rjieba.cut(text) for part in _alnum_parts(word)]
+
+
+def _alnum_parts(word: str) -> list[str]:
+    return [p for p in _ALNUM_RUN.split(word) if p] if len(word) > 1 and not _HAN.search(word) else [word]
+
+
 @lru_cache(maxsize=WORD_CACHE)
 def _parts(word: str) -> tuple[str, ...]:
     """One cut word's search-mode parts: its dictionary 2- and 3-grams, then itself; a run of letters and digits
     cut as jieba's finalseg cuts it. Remembered per word: the same words recur in every chunk (2.3x faster)."""
-    freq = _dictionary()
     out: list[str] = []
-    parts = [p for p in _ALNUM_RUN.split(word) if p] if len(word) > 1 and not _HAN.search(word) else (word,)
-    for part in parts:
+    for part in _alnum_parts(word):
         n = len(part)
         if n > 2:
-            out += [g for i in range(n - 1) if freq.get(g := part[i:i + 2])]
+            out += [g for i in range(n - 1) if rjieba.has_word(g := part[i:i + 2])]
         if n > 3:
-            out += [g for i in range(n - 2) if freq.get(g := part[i:i + 3])]
+            out += [g for i in range(n - 2) if rjieba.has_word(g := part[i:i + 3])]
         out.append(part)
     return tuple(out)
 
@@ -116,12 +124,6 @@ def jieba_pieces(text: str) -> Iterator[tuple[int, str]]:
         yield start, text[start:]
 
 
-def _dictionary() -> dict[str, int]:
-    """jieba's word frequencies (loaded once, on first use)."""
-    jieba.dt.check_initialized()
-    return jieba.dt.FREQ
-
-
 def is_dictionary_word(word: str) -> bool:
     """jieba's dictionary holds the word; else its HMM made it up from the characters around it (内要 of 日内要付)."""
-    return bool(_dictionary().get(word))
+    return rjieba.has_word(word)
