@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from kb.ingest.header_lines import is_header_line
+from kb.ingest.title_match import near_title
 from kb.text import squash
 
 # The numbers a numbering starts from: an attachment's own list restarts at 附件1 (附录A, 附件1-1).
@@ -44,6 +45,10 @@ class _Run:
     form: str  # the kind as its first header writes it (附 of 附1, 附件): another form is the document's again
     labels: set[str]
     listed: frozenset[str]  # what the container's own list names; empty when it has none
+    # Without a list of its own, the run goes on only through headers the document's list titles otherwise
+    # (the plan's 附件2 防汛联系方式 where the notice lists 2．防汛值班报名表): a label with no other title, or the
+    # same one, is the document's (a PDF page's running 附件1, then the notice's 附件2).
+    guarded: bool = False
 
 
 @dataclass
@@ -63,8 +68,10 @@ class OwnAttachments:
         form (附件2 after 附1), or at the title the document's list before the container gives that label."""
         run = self._run
         if run is not None:
+            outer = self._outer_title(label, headers[run.container].order)
             if label in run.labels or form != run.form or (run.listed and label not in run.listed) \
-                    or (title and self._outer_title(label, headers[run.container].order) == squash(title)):
+                    or (title and outer == squash(title)) \
+                    or (run.guarded and not (title and outer and not near_title(outer, title))):
                 self._run = None
             else:
                 run.labels.add(label)
@@ -76,9 +83,9 @@ class OwnAttachments:
         begun = headers[container].order
         listed = frozenset(x for n, x, _ in self.lists if begun < n < at)
         self.own.setdefault(container, set()).add(label)
-        # Its own 附1 written inside it goes on to its 附2 only as its own list says: without one, 附件1 repeated
-        # (a PDF page's running label) is one header of its own, and the 附件2 below is the document's again.
-        self._run = _Run(container, form, {label}, listed) if container != label or listed else None
+        # Its own 附1 written inside it goes on to its 附2 as its own list says; without one, only through headers
+        # the document's list titles otherwise (_Run.guarded).
+        self._run = _Run(container, form, {label}, listed, guarded=container == label and not listed)
         return True
 
     def _container(self, label: str, at: int, headers: dict[str, _Header],
