@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 
 from kb.ingest.presplit import PresplitName
 from kb.ingest.splitting import Split, split_attachments
-from kb.ingest.title_match import NEAR_TITLE, near_title, title_ratio, title_similarity
+from kb.ingest.title_match import NEAR_TITLE, near_title, shares_topic, title_ratio, title_similarity
 from kb.ingest.titles import document_title
 from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label
 from kb.model import ParsedFile
@@ -34,7 +34,8 @@ RESEMBLING_TITLE = 50
 CLOSER_BY = 20
 # How well a document matches a file: the file names the document (<文档名>附件1 for a notice saved as 通知.docx),
 # the document names the file's label and title, its title alone (the file's number is another or none), its label
-# and a title resembling the file's, its label alone (the file or the document gives no title).
+# and a title resembling the file's, its label alone (the file or the document gives no title, or the two titles are one
+# topic reworded: 隐患整改台账 / 问题整改台账).
 NAMES_DOCUMENT, LABEL_AND_TITLE, TITLE_ONLY, LABEL_AND_LIKE_TITLE, LABEL_ONLY = 5, 4, 3, 2, 1
 
 
@@ -144,5 +145,7 @@ def _score(name: PresplitName, titles: Sequence[str], entry: Named) -> tuple[int
     if same_label and near >= RESEMBLING_TITLE:
         return LABEL_AND_LIKE_TITLE, alike
     if same_label and not (entry.title and name.title):  # a title on each side that differs is another attachment
+        return LABEL_ONLY, alike
+    if same_label and any(shares_topic(t, entry.title) for t in titles):  # reworded: 隐患整改台账 / 问题整改台账
         return LABEL_ONLY, alike
     return 0, 0.0

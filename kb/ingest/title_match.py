@@ -40,3 +40,19 @@ def title_ratio(a: str, b: str) -> float:
 def bare_title(title: str) -> str:
     """A title without punctuation and space, as titles are compared."""
     return _NOISE.sub("", squash(title))
+
+
+# The words every form's title ends in (…情况统计表, …名单, …台账): two titles sharing only these, or a year, name
+# nothing in common. What is left is the topic (隐患整改 / 问题整改 share 整改; 推荐 / 企业安全检查 nothing).
+_FORM_WORDS = re.compile(r"情况|统计|汇总|一览|明细|登记|清单|名单|名册|台账|目录|表格|样表|模板|格式|报告|申请|信息|"
+                         r"[0-9０-９]+年?度?")
+# A shared topic is a word, not a character (名 of 报名表 and 推荐名单).
+MIN_SHARED_CHARS = 2
+
+
+def shares_topic(a: str, b: str) -> bool:
+    """Whether two wordings of a title share a word of their topic (隐患整改台账 / 问题整改台账: 整改), not only the
+    form words every title has."""
+    x, y = (_FORM_WORDS.sub(" ", bare_title(t)) for t in (a, b))
+    return any(x[i:i + MIN_SHARED_CHARS] in y for i in range(len(x) - MIN_SHARED_CHARS + 1)
+               if " " not in x[i:i + MIN_SHARED_CHARS])

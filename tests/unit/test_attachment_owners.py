@@ -88,3 +88,19 @@ def test_an_unnumbered_attachment_file_joins_the_notice_that_points_at_its_one_a
     essay = _listing("作文", "关于组织参加作文竞赛的通知\n各班将参赛名单交至辅导员（汇总表见附件）。\n")
     listed = _listing("竞赛", "关于举办技能竞赛的通知\n\n附件：1. 报名表\n2. 推荐名单\n\n市总工会\n2024年3月1日\n")
     assert place(presplit_name("附件：参赛名单汇总表.txt"), {"essay": essay, "listed": listed}).owner == "essay"
+
+
+def test_a_reworded_title_under_the_one_label_of_its_topic_joins_and_a_tie_stays_alone():
+    # the file says 隐患整改台账 (or 隐患排查整改情况统计表), the list says 问题整改台账: one topic (整改) under 附件2
+    safety = _listing("检查", "关于开展安全生产大检查的通知\n各镇街：\n请对照附件1逐项检查，问题填入附件2，4月30日前报送。\n\n"
+                              "附件：1．企业安全检查表\n2．问题整改台账\n\n市应急管理局\n2024年3月5日\n")
+    contest = _listing(CONTEST, f"{CONTEST}\n\n附件：1. 报名表\n2. 推荐名单\n\n市总工会\n2024年3月1日\n")
+    for stem in ("附件2 隐患整改台账", "附件2 隐患排查整改情况统计表"):
+        placed = place(presplit_name(f"{stem}.xlsx"), {"contest": contest, "safety": safety})
+        assert (placed.owner, placed.named.title) == ("safety", "问题整改台账")
+    # titles that share only a form's words (名单, a year) or nothing are other attachments
+    assert place(presplit_name("附件2 2024年度人员名单.xlsx"), {"contest": contest, "safety": safety}).owner is None
+    assert place(presplit_name("附件1-推荐名单.xlsx"), {"safety": safety}).owner is None
+    # two notices listing the same 附件2 问题整改台账: a tie, left to the user
+    audit = _listing("审计", "关于开展审计整改的通知\n\n附件：1. 审计发现问题清单\n2. 问题整改台账\n\n市审计局\n2024年3月1日\n")
+    assert place(presplit_name("附件2 隐患整改台账.xlsx"), {"safety": safety, "audit": audit}).rivals == ("safety", "audit")
