@@ -45,9 +45,9 @@ class _Run:
     form: str  # the kind as its first header writes it (附 of 附1, 附件): another form is the document's again
     labels: set[str]
     listed: frozenset[str]  # what the container's own list names; empty when it has none
-    # Without a list of its own, the run goes on only through headers the document's list titles otherwise
-    # (the plan's 附件2 防汛联系方式 where the notice lists 2．防汛值班报名表): a label with no other title, or the
-    # same one, is the document's (a PDF page's running 附件1, then the notice's 附件2).
+    # Without a list of its own, the run goes on only through headers the document's list titles otherwise or does
+    # not list (the plan's 附件2 防汛联系方式 where the notice lists 2．防汛值班报名表): a label the list gives the
+    # same title, or a document without a list, is the document's (a PDF page's running 附件1, then the 附件2).
     guarded: bool = False
 
 
@@ -68,10 +68,9 @@ class OwnAttachments:
         form (附件2 after 附1), or at the title the document's list before the container gives that label."""
         run = self._run
         if run is not None:
-            outer = self._outer_title(label, headers[run.container].order)
             if label in run.labels or form != run.form or (run.listed and label not in run.listed) \
-                    or (title and outer == squash(title)) \
-                    or (run.guarded and not (title and outer and not near_title(outer, title))):
+                    or (title and self._outer_title(label, headers[run.container].order) == squash(title)) \
+                    or (run.guarded and not self._listed_otherwise(label, title, headers[run.container].order)):
                 self._run = None
             else:
                 run.labels.add(label)
@@ -107,6 +106,14 @@ class OwnAttachments:
         if self.content.after(earlier.order) >= following or self.content.after(last) >= at:
             return None  # one of them is a list's line, not an attachment that holds anything
         return container
+
+    def _listed_otherwise(self, label: str, title: str, before: int) -> bool:
+        """Whether the document's list above line `before` leaves this header to the attachment being read: it lists
+        the label under another title, or not at all (the plan's 附件3 where the notice lists 1．预案 2．报名表)."""
+        if not any(n < before for n, _, _ in self.lists):
+            return False  # no list to tell: a PDF page's running 附件1, then the document's 附件2
+        outer = self._outer_title(label, before)
+        return not outer or bool(title) and not near_title(outer, title)
 
     def _outer_title(self, label: str, before: int) -> str:
         """The title a list written before line `before` gives `label`, squashed; '' when none does."""

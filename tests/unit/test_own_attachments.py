@@ -126,3 +126,13 @@ def test_a_plan_first_without_its_own_list_keeps_its_attachments_the_notices_lis
     assert firsts[1:] == ["指挥部成员单位", "防汛联系方式", "物资储备清单"]
     # the plan's 见附件2 (its 防汛联系方式) does not lead to the notice's 报名表
     assert [r for r in doc.references if r.source == "附件1" and r.target in ("附件2", "附件3")] == []
+
+
+def test_a_plan_first_without_its_own_list_keeps_the_attachments_the_notices_list_does_not_name():
+    # the notice lists 1．预案 2．报名表 and carries them; the plan's 附件3 物资储备清单 is in no list of the notice: the plan's
+    plan = PLAN.format(n=1).replace("附件：1．指挥部成员单位\n2．防汛联系方式\n3．物资储备清单\n", "")
+    cover = COVER.format(sign=2, contact=2, listing="1．某县防汛应急预案\n2．防汛值班报名表")
+    doc = build_document("t", ParsedFile("n.txt", "n.txt", "\n".join([cover, plan, SIGN.format(n=2)]), "h"))
+    assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "某县防汛应急预案"), ("附件2", "防汛值班报名表")]
+    firsts = [c.text.split("\n\n")[1].split("\n")[0] for c in doc.chunks if c.attachment == "附件1"]
+    assert firsts[1:] == ["指挥部成员单位", "防汛联系方式", "物资储备清单"]
