@@ -28,7 +28,7 @@ def label_head(rows: Sequence[Sequence[str]]) -> list[str]:
     if not heads_table(rows):
         return []
     head = [header_line(rows[0])]
-    below = _filled(rows[1]) if len(rows) > 2 else []
+    below = _filled(rows[1]) if len(rows) > 2 and len(_filled(rows[2])) > 1 else []  # a title over the header row
     if len(_filled(rows[0])) == 1 and len(below) == 1 and is_title(below[0]) and not label_row(rows[1]):
         head.append(below[0])
     return head
