@@ -22,6 +22,9 @@ from kb.model import Document, IngestResult, ParsedFile
 # How far up an attachment file with no document in its folder looks for one: a zip's 通知/附件/附件1.xlsx finds
 # 通知/正文.docx one level up, 通知/附件/表格/附件1.xlsx two; further up is another matter's folder.
 FOLDERS_UP = 2
+# A folder above holding more documents than this is a collection (a corpus's root), not the matter a file belongs
+# to: reading them all to place one stray file would parse the whole corpus twice. The file stays alone, with its note.
+MAX_DOCUMENTS_ABOVE = 30
 Progress = Callable[[int, int, str], None]  # (done, total, what) → None
 Read = Callable[[Path], ParsedFile]  # a file's text (kb.ingest.parsing.parse_file with the limits), or ParseError
 
@@ -111,7 +114,8 @@ def nearest_documents(folder: Path, by_dir: dict[Path, list[str]]) -> tuple[list
     for level, above in enumerate(folder.parents[:FOLDERS_UP]):
         dirs = [d for d, stems in by_dir.items() if stems and (d == above or above in d.parents)]
         if dirs:
-            return [stem for d in dirs for stem in by_dir[d]], level == 0 and dirs == [above]
+            here = [stem for d in dirs for stem in by_dir[d]]
+            return (here, level == 0 and dirs == [above]) if len(here) <= MAX_DOCUMENTS_ABOVE else ([], False)
     return [], False
 
 

@@ -104,3 +104,21 @@ def test_a_reworded_title_under_the_one_label_of_its_topic_joins_and_a_tie_stays
     # two notices listing the same 附件2 问题整改台账: a tie, left to the user
     audit = _listing("审计", "关于开展审计整改的通知\n\n附件：1. 审计发现问题清单\n2. 问题整改台账\n\n市审计局\n2024年3月1日\n")
     assert place(presplit_name("附件2 隐患整改台账.xlsx"), {"safety": safety, "audit": audit}).rivals == ("safety", "audit")
+
+
+def test_the_nearest_documents_of_a_folder_without_any():
+    from pathlib import Path
+
+    from kb.ingest.units import MAX_DOCUMENTS_ABOVE, nearest_documents
+
+    root = Path("/收文")
+    by_dir = {root / "竞赛通知": ["正文"], root / "检查通知": ["检查通知", "补充通知"], root / "检查通知" / "附件": []}
+    # its own folder's; the folder above's (the one document there is the file's); the folder above's other folders
+    assert nearest_documents(root / "检查通知", by_dir) == (["检查通知", "补充通知"], True)
+    assert nearest_documents(root / "竞赛通知" / "附件", by_dir) == (["正文"], True)
+    assert nearest_documents(root / "竞赛通知" / "附件" / "表格", by_dir) == (["正文"], False)
+    assert nearest_documents(root / "其他" / "附件", by_dir) == (["正文", "检查通知", "补充通知"], False)
+    assert nearest_documents(Path("/别处/a/b"), by_dir) == ([], False)
+    # a corpus's root of many documents is no file's matter
+    crowd = {root / f"通知{n}": [f"通知{n}"] for n in range(MAX_DOCUMENTS_ABOVE + 1)}
+    assert nearest_documents(root / "附件", crowd) == ([], False)
