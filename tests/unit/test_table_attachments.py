@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import docx
+import pytest
 
 from kb.ingest.assemble import build_document
 from kb.ingest.parsing import parse_file
 from kb.search.indexed_text import continued_lines
+from tests import pdf_copies
 
 
 def _table(document, rows: list[list[str]], merged_first: bool = False):
@@ -90,3 +92,17 @@ def test_a_web_pages_table_headed_by_its_label_row_is_that_attachment(tmp_path):
     duty = doc.text[doc.attachments[0].start:doc.attachments[0].end]
     assert duty.split("\n")[:2] == ["附件1 节日值班安排表", "| 日期 | 值班领导 | 值班员 |"]  # the header row is the table's
     assert "| 附件3 | 报名表 |" in doc.text  # a table of labels and titles stays a table
+
+
+@pytest.mark.skipif(pdf_copies.SOFFICE is None, reason="LibreOffice is not installed "
+                    "(apt-get install libreoffice-writer-nogui): no writer to print the .docx")
+def test_the_docx_notice_printed_by_libreoffice_reads_the_same_attachments(tmp_path):
+    # LibreOffice draws no rules for a plain Word table and leaves empty cells out: 附件4 | 全县应急物资储备 over its
+    # wrapped 点名单, under the last row of 附件5's table
+    source = _notice(tmp_path)
+    pdf_copies._run_in_group([pdf_copies.SOFFICE, f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
+                              "--convert-to", "pdf", "--outdir", str(tmp_path), str(source)])
+    printed = build_document("t", parse_file(source.with_suffix(".pdf"), 1 << 20))
+    assert [(a.label, a.title) for a in printed.attachments] == [
+        (a.label, a.title) for a in build_document("t", parse_file(source, 1 << 20)).attachments]
+    assert not printed.dangling
