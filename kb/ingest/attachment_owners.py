@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from rapidfuzz import fuzz
-
 from kb.ingest.presplit import PresplitName
 from kb.ingest.splitting import Split, split_attachments
+from kb.ingest.title_match import NEAR_TITLE, near_title, shares_topic, title_ratio, title_similarity
 from kb.ingest.titles import document_title
 from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label
 from kb.model import ParsedFile
-from kb.text import squash
 
 # 附件1《报名表》 / 附件1：《报名表》 / 《报名表》（附件1） / 《报名表》(见附件1): a mention that gives the title with the label.
 _LABEL_TITLE = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER}){SPACE}[：:]?{SPACE}《(?P<title>[^《》\n]{{2,60}})》")
@@ -27,14 +25,6 @@ _LIST_HEAD = re.compile(rf"^{SPACE}{KIND}{SPACE}(?P<number>[0-9]+){SPACE}[：:�
 _LIST_NEXT = re.compile(rf"{SPACE}(?P<number>[0-9]+){SPACE}[：:、.．]?{SPACE}(?P<title>[^\s0-9].{{1,60}})")
 # 见附件 / 详见附件 with no number: the one attachment the document has (汇总表见附件).
 _BARE_MENTION = re.compile(rf"(?:详见|参见|见){KIND}(?!{SPACE}(?:{NUMBER}|《))")
-# Titles as close as a file name's and a list's wording of one attachment (推荐人选名单 / 推荐名单: fuzz.ratio 80,
-# without punctuation and space); two attachments of one notice score far below (报名表 / 推荐名单 29, 报名表 / 参赛
-# 曲目 0), and a reworded title lower too (隐患整改台账 / 问题整改台账 67: not matched, left to the user).
-NEAR_TITLE = 80
-# A title inside the other (2024年度推荐名单 / 推荐名单, 报名表（样表） / 报名表: ratio 75) names the same attachment
-# once it is this long: 表 or 名单 alone is in every title.
-MIN_CONTAINED_CHARS = 3
-_NOISE = re.compile(r"[《》“”\"'‘’（）()【】\[\]：:、，,.．\-_—－\s]")
 # A shortened title under the same label still tells its notice from another's (附件一 三百篇大赛报名表 / 附件一：
 # “人文化育‘三百篇’”专业基本功大赛报名表: 64; the same file against 附件1 …经典诗文朗诵比赛报名表: 25).
 RESEMBLING_TITLE = 50
@@ -44,7 +34,8 @@ RESEMBLING_TITLE = 50
 CLOSER_BY = 20
 # How well a document matches a file: the file names the document (<文档名>附件1 for a notice saved as 通知.docx),
 # the document names the file's label and title, its title alone (the file's number is another or none), its label
-# and a title resembling the file's, its label alone (the file or the document gives no title).
+# and a title resembling the file's, its label alone (the file or the document gives no title, or the two titles are one
+# topic reworded: 隐患整改台账 / 问题整改台账).
 NAMES_DOCUMENT, LABEL_AND_TITLE, TITLE_ONLY, LABEL_AND_LIKE_TITLE, LABEL_ONLY = 5, 4, 3, 2, 1
 
 
@@ -148,33 +139,13 @@ def _score(name: PresplitName, titles: Sequence[str], entry: Named) -> tuple[int
     """(level, how alike the titles are written: fuzz.ratio) of one attachment a document names."""
     same_label = entry.label == name.label
     near = max((title_similarity(t, entry.title) for t in titles), default=0.0) if entry.title else 0.0
-    alike = max((_ratio(t, entry.title) for t in titles), default=0.0) if entry.title else 0.0
+    alike = max((title_ratio(t, entry.title) for t in titles), default=0.0) if entry.title else 0.0
     if near >= NEAR_TITLE:
         return (LABEL_AND_TITLE if same_label else TITLE_ONLY), alike
     if same_label and near >= RESEMBLING_TITLE:
         return LABEL_AND_LIKE_TITLE, alike
     if same_label and not (entry.title and name.title):  # a title on each side that differs is another attachment
         return LABEL_ONLY, alike
+    if same_label and any(shares_topic(t, entry.title) for t in titles):  # reworded: 隐患整改台账 / 问题整改台账
+        return LABEL_ONLY, alike
     return 0, 0.0
-
-
-def near_title(a: str, b: str) -> bool:
-    """Whether two wordings name one attachment: nearly the same, or one the other with words around it."""
-    return title_similarity(a, b) >= NEAR_TITLE
-
-
-def title_similarity(a: str, b: str) -> float:
-    """0–100: fuzz.ratio without punctuation and space, 100 when one holds the other whole."""
-    x, y = _bare(a), _bare(b)
-    if not x or not y:
-        return 0.0
-    short, long = sorted((x, y), key=len)
-    return 100.0 if len(short) >= MIN_CONTAINED_CHARS and short in long else fuzz.ratio(x, y)
-
-
-def _ratio(a: str, b: str) -> float:
-    return fuzz.ratio(_bare(a), _bare(b))
-
-
-def _bare(title: str) -> str:
-    return _NOISE.sub("", squash(title))

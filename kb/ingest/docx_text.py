@@ -17,7 +17,7 @@ from lxml import etree
 
 from kb.errors import ParseError
 from kb.model import CELL_SEPARATOR, Heading
-from kb.ingest.label_rows import header_line, heads_table
+from kb.ingest.label_rows import label_head
 
 UNPACKED_FACTOR = 10  # a .docx may unpack to this many times ANNEX_MAX_FILE_MB (XML is ~5-25x its zip)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -140,8 +140,8 @@ def _body_text(document) -> tuple[str, tuple[Heading, ...], tuple[str, ...]]:
         if isinstance(block, Table):
             rows = [_row_cells(row) for row in block.rows]
             new_lines = [CELL_SEPARATOR.join(cells) for cells in rows]
-            if heads_table(rows):  # 附件1 | 节日值班安排表 | : the label over the table, not a row of it
-                new_lines[0] = header_line(rows[0])
+            head = label_head(rows)  # 附件1 | 节日值班安排表 | : the label over the table, not a row of it
+            new_lines[:len(head)] = head
             new_lines = [line for line in new_lines if line.strip(" |")]
             level = 0
         else:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 from kb.ingest.header_lines import is_header_line
+from kb.ingest.title_match import near_title
 from kb.text import squash
 
 # The numbers a numbering starts from: an attachment's own list restarts at 附件1 (附录A, 附件1-1).
@@ -44,6 +45,10 @@ class _Run:
     form: str  # the kind as its first header writes it (附 of 附1, 附件): another form is the document's again
     labels: set[str]
     listed: frozenset[str]  # what the container's own list names; empty when it has none
+    # Without a list of its own, the run goes on only through headers the document's list titles otherwise or does
+    # not list (the plan's 附件2 防汛联系方式 where the notice lists 2．防汛值班报名表): a label the list gives the
+    # same title, or a document without a list, is the document's (a PDF page's running 附件1, then the 附件2).
+    guarded: bool = False
 
 
 @dataclass
@@ -64,7 +69,8 @@ class OwnAttachments:
         run = self._run
         if run is not None:
             if label in run.labels or form != run.form or (run.listed and label not in run.listed) \
-                    or (title and self._outer_title(label, headers[run.container].order) == squash(title)):
+                    or (title and self._outer_title(label, headers[run.container].order) == squash(title)) \
+                    or (run.guarded and not self._listed_otherwise(label, title, headers[run.container].order)):
                 self._run = None
             else:
                 run.labels.add(label)
@@ -76,9 +82,9 @@ class OwnAttachments:
         begun = headers[container].order
         listed = frozenset(x for n, x, _ in self.lists if begun < n < at)
         self.own.setdefault(container, set()).add(label)
-        # Its own 附1 written inside it goes on to its 附2 only as its own list says: without one, 附件1 repeated
-        # (a PDF page's running label) is one header of its own, and the 附件2 below is the document's again.
-        self._run = _Run(container, form, {label}, listed) if container != label or listed else None
+        # Its own 附1 written inside it goes on to its 附2 as its own list says; without one, only through headers
+        # the document's list titles otherwise (_Run.guarded).
+        self._run = _Run(container, form, {label}, listed, guarded=container == label and not listed)
         return True
 
     def _container(self, label: str, at: int, headers: dict[str, _Header],
@@ -100,6 +106,14 @@ class OwnAttachments:
         if self.content.after(earlier.order) >= following or self.content.after(last) >= at:
             return None  # one of them is a list's line, not an attachment that holds anything
         return container
+
+    def _listed_otherwise(self, label: str, title: str, before: int) -> bool:
+        """Whether the document's list above line `before` leaves this header to the attachment being read: it lists
+        the label under another title, or not at all (the plan's 附件3 where the notice lists 1．预案 2．报名表)."""
+        if not any(n < before for n, _, _ in self.lists):
+            return False  # no list to tell: a PDF page's running 附件1, then the document's 附件2
+        outer = self._outer_title(label, before)
+        return not outer or bool(title) and not near_title(outer, title)
 
     def _outer_title(self, label: str, before: int) -> str:
         """The title a list written before line `before` gives `label`, squashed; '' when none does."""

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from kb.ingest.splitting import is_header_line
+from kb.ingest.label_rows import label_head, label_row
 from kb.model import CELL_SEPARATOR
 
 
@@ -196,9 +197,45 @@ def page_texts(pages: Sequence[Page]) -> list[str]:
             if not first.startswith(_HEADER_STARTS):
                 texts[-1][-1] = _joined(texts[-1][-1], first)
                 out = out[1:]
-        texts.append([text for _, text in out])
+        texts.append(_label_rows_read(out))
         last = lines[-1] if lines and (out or texts[-1]) else None
     return ["\n".join(t) for t in texts]
+
+
+def _label_rows_read(out: list[tuple[Line, str]]) -> list[str]:
+    """A page's lines with each table that opens with its attachment's label row (附件3 | 应急联系人通讯录 | ) opened
+    by that label's header line instead, as the .docx and HTML readers write it (kb/ingest/label_rows.py). Two
+    tables printed one under the other read as one run of rows: a label row inside the run, below a row that is no
+    label row and above rows of a table, opens the next attachment's table (附件2 | | under 附件1's last row)."""
+    out = _title_wraps_joined(out)
+    texts = [text for _, text in out]
+    rows = [text.split(CELL_SEPARATOR) if len(line.cells) > 1 else None for line, text in out]
+    n = 0
+    while n < len(out):
+        inside = n > 0 and rows[n - 1] is not None
+        if rows[n] is None or (inside and (label_row(rows[n - 1]) or n + 1 == len(out) or rows[n + 1] is None)):
+            n += 1
+            continue
+        head = label_head([row for row in rows[n:n + 3] if row is not None])
+        texts[n:n + len(head)] = head
+        n += len(head) or 1
+    return texts
+
+
+def _title_wraps_joined(out: list[tuple[Line, str]]) -> list[tuple[Line, str]]:
+    """A label row's title cell wrapped onto a line of its own under it, in the title's column, above the table's
+    rows (附件 4 | 全县应急物资储备 / 点名单, a writer that draws no rules to tell the cell by), joined to that cell."""
+    joined: list[tuple[Line, str]] = []
+    for n, (line, text) in enumerate(out):
+        previous = joined[-1][0] if joined else None
+        if (previous is not None and len(previous.lefts) == 2 and label_row(previous.cells) and len(line.cells) == 1
+                and abs(line.left - previous.lefts[1]) <= line.height and n + 1 < len(out)
+                and len(out[n + 1][0].cells) > 1):
+            cells = (previous.cells[0], _joined(previous.cells[1], line.text))
+            joined[-1] = (replace(previous, cells=cells, bottom=line.bottom), CELL_SEPARATOR.join(cells))
+            continue
+        joined.append((line, text))
+    return joined
 
 
 _HEADER_STARTS = ("附件", "附表", "附录", "附图", "第")

@@ -19,6 +19,12 @@ from kb.ingest.attachment_owners import Listing, listing, place
 from kb.ingest.presplit import PresplitName, presplit_name
 from kb.model import Document, IngestResult, ParsedFile
 
+# How far up an attachment file with no document in its folder looks for one: a zip's 通知/附件/附件1.xlsx finds
+# 通知/正文.docx one level up, 通知/附件/表格/附件1.xlsx two; further up is another matter's folder.
+FOLDERS_UP = 2
+# A folder above holding more documents than this is a collection (a corpus's root), not the matter a file belongs
+# to: reading them all to place one stray file would parse the whole corpus twice. The file stays alone, with its note.
+MAX_DOCUMENTS_ABOVE = 30
 Progress = Callable[[int, int, str], None]  # (done, total, what) → None
 Read = Callable[[Path], ParsedFile]  # a file's text (kb.ingest.parsing.parse_file with the limits), or ParseError
 
@@ -45,7 +51,8 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
     """Main documents with the pre-split attachment files that belong to them, by file name; an attachment file
     without its parent here joins the parent stored in the library. One whose name does not tell joins the one
     readable document of its folder, or the one there whose attachment list or mentions name it (its folder's
-    other files are read to tell, only then); one that no document claims alone is stored as its own document,
+    other files are read to tell, only then); a folder without documents (附件/ beside its notice) looks to the
+    nearest folders above (nearest_documents). One that no document claims alone is stored as its own document,
     with a note that says how to attach it."""
     mains: dict[str, Unit] = {}  # by stem; a second main file of a stem (通知.txt beside 通知.md) by its name
     by_dir: dict[Path, list[str]] = defaultdict(list)
@@ -77,12 +84,12 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
             alone.append(_alone(path, taken_note(name, stem)))
     listings: dict[str, Listing | None] = {}  # a document's listing, read once however many files ask
     for path, name in unplaced:
-        here = by_dir.get(path.parent, [])
-        if len(here) > 1 or (here and name.parent is not None):
+        here, beside = nearest_documents(path.parent, by_dir)
+        if len(here) > 1 or (here and (name.parent is not None or not beside)):
             found = {stem: known for stem in here if (known := _listing(mains[stem], listings, read)) is not None}
         else:
             found = {stem: None for stem in here}
-        if len(found) == 1 and name.parent is None:  # the one readable document of its folder
+        if len(found) == 1 and name.parent is None and beside:  # the one readable document of its folder
             owner, named = next(iter(found)), None
         else:
             placement = place(name, found)
@@ -95,6 +102,21 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
         if not _join(mains[owner], path, name):
             alone.append(_alone(path, taken_note(name, owner)))
     return [*mains.values(), *alone]
+
+
+def nearest_documents(folder: Path, by_dir: dict[Path, list[str]]) -> tuple[list[str], bool]:
+    """The documents an attachment file in `folder` is matched against: those of its folder, else those of the
+    folder above and its other folders (通知/正文.docx for 通知/附件/附件1.xlsx), then one more level up; and whether
+    they sit in its folder or the one holding it, where the one document there is the file's (a notice and its
+    附件/ folder beside it). Further up, a document must name the file to take it."""
+    if by_dir.get(folder):
+        return by_dir[folder], True
+    for level, above in enumerate(folder.parents[:FOLDERS_UP]):
+        dirs = [d for d, stems in by_dir.items() if stems and (d == above or above in d.parents)]
+        if dirs:
+            here = [stem for d in dirs for stem in by_dir[d]]
+            return (here, level == 0 and dirs == [above]) if len(here) <= MAX_DOCUMENTS_ABOVE else ([], False)
+    return [], False
 
 
 def _join(unit: Unit, path: Path, name: PresplitName) -> bool:

@@ -131,3 +131,41 @@ def test_the_start_up_sync_repairs_what_a_crash_left(tmp_path):
         assert service.stores.vectors.chunk_counts()[doc.id] == doc.chunks
     finally:
         service.close()
+
+
+def test_an_attachment_file_stored_alone_is_left_alone_by_the_next_start_and_dropped_once_it_joins(tmp_path):
+    # two notices, neither naming 附件3: the file is stored as its own document (with a note saying how to attach it)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    duty = corpus / "关于做好汛期值班工作的通知.md"
+    duty.write_text("# 关于做好汛期值班工作的通知\n\n各单位：汛期实行24小时值班，值班表见附件1。\n\n附件1 值班表\n张三 周一。\n",
+                    encoding="utf-8")
+    (corpus / "关于开展安全检查的通知.md").write_text(
+        "# 关于开展安全检查的通知\n\n各单位：请对照附件1检查。\n\n附件1 检查表\n消防通道是否畅通。\n", encoding="utf-8")
+    (corpus / "附件3-防汛物资清单.md").write_text("防汛物资清单\n编织袋 500条。\n", encoding="utf-8")
+    settings = load_settings(env={}, store_dir=tmp_path / "store")
+    service = open_service(settings)
+    try:
+        first = sync_corpus(service.stores.ingestor, corpus, "demo")
+        assert first.written == 3 and not first.errors
+        alone = service.stores.graph.find_document("demo", "附件3-防汛物资清单.md")
+        assert alone is not None
+    finally:
+        service.close()
+
+    service = open_service(settings)  # a later start, nothing changed: nothing removed, nothing built again
+    try:
+        again = sync_corpus(service.stores.ingestor, corpus, "demo")
+        assert (again.written, again.removed) == (0, ()) and {r.status for r in again.results} == {"unchanged"}
+        assert service.stores.graph.find_document("demo", "附件3-防汛物资清单.md").id == alone.id
+        # the notice comes to name it: the file joins it, and its own document goes
+        duty.write_text(duty.read_text(encoding="utf-8").replace("值班表见附件1。", "值班表见附件1，防汛物资见附件3。"),
+                        encoding="utf-8")
+        joined = sync_corpus(service.stores.ingestor, corpus, "demo")
+        assert joined.removed == ("附件3-防汛物资清单.md",) and joined.written == 1
+        assert service.stores.graph.find_document("demo", "附件3-防汛物资清单.md") is None
+        notice = service.stores.graph.load_document(service.stores.graph.find_document("demo", duty.name).id)
+        assert [(a.label, a.title) for a in notice.attachments] == [("附件1", "值班表"), ("附件3", "防汛物资清单")]
+        assert service.stores.vectors.doc_ids() == {d.id for d in service.stores.graph.list_documents()}
+    finally:
+        service.close()

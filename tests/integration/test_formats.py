@@ -15,6 +15,7 @@ import pytest
 
 from kb.answer.hop import POST_HOP
 from kb.ingest import pdf_ocr
+from kb.ingest.assemble import build_document
 from kb.ingest.parsing import parse_file
 from kb.service import open_service
 from kb.settings import load_settings
@@ -251,6 +252,28 @@ def test_the_spaces_of_the_text_survive_a_browser_print_that_writes_none(tmp_pat
     lines = parse_file(pdf_copies.chromium_pdf(source, tmp_path / "收费表.pdf"), 50 << 20).text.splitlines()
     assert {"争议金额(人民币) 仲裁案件受理费(人民币)", "1000元以下的部分 40－100元", "序号 物 质 名 称",
             "冲锋舟5艘，橡皮艇2艘。"} <= set(lines), lines
+
+
+@needs_chromium
+def test_a_printed_table_whose_first_row_is_its_label_is_that_attachment(tmp_path):
+    """附件1 | 春节值班安排表 | over its table, and 附件2 | | over 值班联系电话表 | | in the next table printed right under
+    it, are the attachments' headers, as in a .docx; a table of the labels sent (附件1 | … / 附件2 | …) is none."""
+    source = tmp_path / "值班通知.md"
+    source.write_text("\n".join([
+        "# 关于做好2024年春节期间值班工作的通知", "", "各科室：", "",
+        "春节期间实行24小时值班，值班安排见附件1，值班联系电话见附件2，请各科室认真落实。", "",
+        "| 附件1 | 春节值班安排表 |", "|---|---|", "| 附件2 | 值班联系电话表 |", "", "县卫生健康局办公室", "", "2024年1月26日", "",
+        "| 附件1 | 春节值班安排表 | |", "|---|---|---|", "| 日期 | 带班领导 | 值班人员 |", "| 2月9日 | 王建国 | 李明 |",
+        "| 2月10日 | 张伟 | 赵强 |", "",
+        "| 附件2 | | |", "|---|---|---|", "| 值班联系电话表 | | |", "| 科室 | 联系人 | 电话 |",
+        "| 办公室 | 刘芳 | 0551-62345678 |", "| 医政科 | 陈晨 | 0551-62345679 |", ""]), encoding="utf-8")
+    parsed = parse_file(pdf_copies.chromium_pdf(source, tmp_path / "值班通知.pdf"), 50 << 20)
+    doc = build_document("t", parsed)
+    assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "春节值班安排表"), ("附件2", "值班联系电话表")]
+    phones = doc.attachments[1]
+    assert "办公室 | 刘芳 | 0551-62345678" in parsed.text[phones.start:phones.end]
+    assert "李明" not in parsed.text[phones.start:phones.end]
+    assert {(r.mention, r.target) for r in doc.references} >= {("见附件1", "附件1"), ("见附件2", "附件2")}
 
 
 def test_an_xls_written_by_a_real_excel_97_writer_is_a_table_with_its_header(tmp_path):

@@ -88,3 +88,37 @@ def test_an_unnumbered_attachment_file_joins_the_notice_that_points_at_its_one_a
     essay = _listing("作文", "关于组织参加作文竞赛的通知\n各班将参赛名单交至辅导员（汇总表见附件）。\n")
     listed = _listing("竞赛", "关于举办技能竞赛的通知\n\n附件：1. 报名表\n2. 推荐名单\n\n市总工会\n2024年3月1日\n")
     assert place(presplit_name("附件：参赛名单汇总表.txt"), {"essay": essay, "listed": listed}).owner == "essay"
+
+
+def test_a_reworded_title_under_the_one_label_of_its_topic_joins_and_a_tie_stays_alone():
+    # the file says 隐患整改台账 (or 隐患排查整改情况统计表), the list says 问题整改台账: one topic (整改) under 附件2
+    safety = _listing("检查", "关于开展安全生产大检查的通知\n各镇街：\n请对照附件1逐项检查，问题填入附件2，4月30日前报送。\n\n"
+                              "附件：1．企业安全检查表\n2．问题整改台账\n\n市应急管理局\n2024年3月5日\n")
+    contest = _listing(CONTEST, f"{CONTEST}\n\n附件：1. 报名表\n2. 推荐名单\n\n市总工会\n2024年3月1日\n")
+    for stem in ("附件2 隐患整改台账", "附件2 隐患排查整改情况统计表"):
+        placed = place(presplit_name(f"{stem}.xlsx"), {"contest": contest, "safety": safety})
+        assert (placed.owner, placed.named.title) == ("safety", "问题整改台账")
+    # titles that share only a form's words (名单, a year) or nothing are other attachments
+    assert place(presplit_name("附件2 2024年度人员名单.xlsx"), {"contest": contest, "safety": safety}).owner is None
+    assert place(presplit_name("附件1-推荐名单.xlsx"), {"safety": safety}).owner is None
+    # two notices listing the same 附件2 问题整改台账: a tie, left to the user
+    audit = _listing("审计", "关于开展审计整改的通知\n\n附件：1. 审计发现问题清单\n2. 问题整改台账\n\n市审计局\n2024年3月1日\n")
+    assert place(presplit_name("附件2 隐患整改台账.xlsx"), {"safety": safety, "audit": audit}).rivals == ("safety", "audit")
+
+
+def test_the_nearest_documents_of_a_folder_without_any():
+    from pathlib import Path
+
+    from kb.ingest.units import MAX_DOCUMENTS_ABOVE, nearest_documents
+
+    root = Path("/收文")
+    by_dir = {root / "竞赛通知": ["正文"], root / "检查通知": ["检查通知", "补充通知"], root / "检查通知" / "附件": []}
+    # its own folder's; the folder above's (the one document there is the file's); the folder above's other folders
+    assert nearest_documents(root / "检查通知", by_dir) == (["检查通知", "补充通知"], True)
+    assert nearest_documents(root / "竞赛通知" / "附件", by_dir) == (["正文"], True)
+    assert nearest_documents(root / "竞赛通知" / "附件" / "表格", by_dir) == (["正文"], False)
+    assert nearest_documents(root / "其他" / "附件", by_dir) == (["正文", "检查通知", "补充通知"], False)
+    assert nearest_documents(Path("/别处/a/b"), by_dir) == ([], False)
+    # a corpus's root of many documents is no file's matter
+    crowd = {root / f"通知{n}": [f"通知{n}"] for n in range(MAX_DOCUMENTS_ABOVE + 1)}
+    assert nearest_documents(root / "附件", crowd) == ([], False)

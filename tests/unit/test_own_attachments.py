@@ -109,3 +109,30 @@ def test_a_label_written_again_on_each_page_of_its_attachment_starts_no_run():
     doc = build_document("t", ParsedFile("n.txt", "n.txt", text, "h"))
     assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "防汛物资储备表"), ("附件2", "防汛责任人名单")]
     assert "| 2 | 救生衣 |" in text[doc.attachments[0].start:doc.attachments[0].end]
+
+
+def test_a_plan_first_without_its_own_list_keeps_its_attachments_the_notices_list_titles_otherwise():
+    # the plan is the notice's 附件1 and carries its 附件1-3 with no list of its own; the notice lists 2．防汛值班报名表,
+    # so the plan's 附件2 防汛联系方式 is the plan's, and the notice's 附件2 below is the notice's
+    plan = PLAN.format(n=1).replace("附件：1．指挥部成员单位\n2．防汛联系方式\n3．物资储备清单\n", "")
+    cover = COVER.format(sign=2, contact=3, listing="1．某县防汛应急预案\n2．防汛值班报名表\n3．联系人名单")
+    text = "\n".join([cover, plan, SIGN.format(n=2), CONTACT.format(n=3)])
+    doc = build_document("t", ParsedFile("n.txt", "n.txt", text, "h"))
+    assert [(a.label, a.title) for a in doc.attachments] == [
+        ("附件1", "某县防汛应急预案"), ("附件2", "防汛值班报名表"), ("附件3", "联系人名单")]
+    held = text[doc.attachments[0].start:doc.attachments[0].end]
+    assert "县防汛办 0571-1234567" in held and "编织袋 5000条" in held and "张三" not in held
+    firsts = [c.text.split("\n\n")[1].split("\n")[0] for c in doc.chunks if c.attachment == "附件1"]
+    assert firsts[1:] == ["指挥部成员单位", "防汛联系方式", "物资储备清单"]
+    # the plan's 见附件2 (its 防汛联系方式) does not lead to the notice's 报名表
+    assert [r for r in doc.references if r.source == "附件1" and r.target in ("附件2", "附件3")] == []
+
+
+def test_a_plan_first_without_its_own_list_keeps_the_attachments_the_notices_list_does_not_name():
+    # the notice lists 1．预案 2．报名表 and carries them; the plan's 附件3 物资储备清单 is in no list of the notice: the plan's
+    plan = PLAN.format(n=1).replace("附件：1．指挥部成员单位\n2．防汛联系方式\n3．物资储备清单\n", "")
+    cover = COVER.format(sign=2, contact=2, listing="1．某县防汛应急预案\n2．防汛值班报名表")
+    doc = build_document("t", ParsedFile("n.txt", "n.txt", "\n".join([cover, plan, SIGN.format(n=2)]), "h"))
+    assert [(a.label, a.title) for a in doc.attachments] == [("附件1", "某县防汛应急预案"), ("附件2", "防汛值班报名表")]
+    firsts = [c.text.split("\n\n")[1].split("\n")[0] for c in doc.chunks if c.attachment == "附件1"]
+    assert firsts[1:] == ["指挥部成员单位", "防汛联系方式", "物资储备清单"]

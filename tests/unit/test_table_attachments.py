@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import docx
+import pytest
 
 from kb.ingest.assemble import build_document
 from kb.ingest.parsing import parse_file
 from kb.search.indexed_text import continued_lines
+from tests import pdf_copies
 
 
 def _table(document, rows: list[list[str]], merged_first: bool = False):
@@ -26,7 +28,7 @@ def _table(document, rows: list[list[str]], merged_first: bool = False):
 def _notice(tmp_path: Path) -> Path:
     d = docx.Document()
     d.add_paragraph("关于做好国庆节值班和防汛物资储备工作的通知")
-    d.add_paragraph("各单位：值班安排见附件1，值班电话见附件2，物资登记见附件3，储备点见附件4。")
+    d.add_paragraph("各单位：值班安排见附件1，值班电话见附件2，物资登记见附件3，储备点见附件4，救援队伍见附件5。")
     d.add_paragraph("某某县应急管理局")
     d.add_paragraph("2024年9月20日")
     # the label and the title in the table's top row, each in a cell of its own
@@ -36,6 +38,8 @@ def _notice(tmp_path: Path) -> Path:
     # the label in a paragraph, the title in the table's first row, merged across it
     d.add_paragraph("附件3")
     _table(d, [["防汛物资储备登记表"], ["序号", "物资名称", "数量"], ["1", "编织袋", "5000条"]], merged_first=True)
+    # the label alone in the top row, the title alone in the row below it, then the header row
+    _table(d, [["附件5", "", ""], ["应急救援队伍名单", "", ""], ["队伍", "人数", "电话"], ["民兵应急排", "30", "13900000000"]])
     # a long table under a label row: its later chunks continue its header row
     rows = [["附件4", "全县应急物资储备点名单", "", ""], ["序号", "储备点名称", "地址", "联系电话"]]
     rows += [[str(n), f"第{n}号储备点仓库", f"某某镇某某村{n}号大院内东侧", f"0571-8800{n:04d}"] for n in range(1, 60)]
@@ -48,7 +52,8 @@ def _notice(tmp_path: Path) -> Path:
 def test_table_attachments_are_found_by_the_label_over_or_atop_the_table(tmp_path):
     doc = build_document("t", parse_file(_notice(tmp_path), 1 << 20))
     assert [(a.label, a.title) for a in doc.attachments] == [
-        ("附件1", "节日值班安排表"), ("附件2", ""), ("附件3", "防汛物资储备登记表"), ("附件4", "全县应急物资储备点名单")]
+        ("附件1", "节日值班安排表"), ("附件2", ""), ("附件3", "防汛物资储备登记表"), ("附件5", "应急救援队伍名单"),
+        ("附件4", "全县应急物资储备点名单")]
     assert not doc.dangling
     duty = doc.attachments[0]
     assert "10月1日 | 王五 | 赵六" in doc.text[duty.start:duty.end]
@@ -87,3 +92,17 @@ def test_a_web_pages_table_headed_by_its_label_row_is_that_attachment(tmp_path):
     duty = doc.text[doc.attachments[0].start:doc.attachments[0].end]
     assert duty.split("\n")[:2] == ["附件1 节日值班安排表", "| 日期 | 值班领导 | 值班员 |"]  # the header row is the table's
     assert "| 附件3 | 报名表 |" in doc.text  # a table of labels and titles stays a table
+
+
+@pytest.mark.skipif(pdf_copies.SOFFICE is None, reason="LibreOffice is not installed "
+                    "(apt-get install libreoffice-writer-nogui): no writer to print the .docx")
+def test_the_docx_notice_printed_by_libreoffice_reads_the_same_attachments(tmp_path):
+    # LibreOffice draws no rules for a plain Word table and leaves empty cells out: 附件4 | 全县应急物资储备 over its
+    # wrapped 点名单, under the last row of 附件5's table
+    source = _notice(tmp_path)
+    pdf_copies._run_in_group([pdf_copies.SOFFICE, f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
+                              "--convert-to", "pdf", "--outdir", str(tmp_path), str(source)])
+    printed = build_document("t", parse_file(source.with_suffix(".pdf"), 1 << 20))
+    assert [(a.label, a.title) for a in printed.attachments] == [
+        (a.label, a.title) for a in build_document("t", parse_file(source, 1 << 20)).attachments]
+    assert not printed.dangling
