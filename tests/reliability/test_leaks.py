@@ -349,9 +349,9 @@ def test_session_hashes_stay_out_of_the_access_log_and_wrong_tokens_are_limited(
 
     guard = app.service.tokens
     clock = guard.clock
-    wrong = {"Authorization": "Bearer not-the-token"}
     try:
-        codes = [app.http.delete("/api/knowledge/documents/nope", headers=wrong).status_code for _ in range(6)]
+        codes = [app.http.delete("/api/knowledge/documents/nope", headers={"Authorization": f"Bearer guess-{n}"})
+                 .status_code for n in range(6)]
         assert codes == [403] * 5 + [429]
         right = app.http.delete("/api/knowledge/documents/nope", headers={"Authorization": f"Bearer {TOKEN}"})
         assert right.status_code == 429 and int(right.headers["Retry-After"]) > 0  # locked out: not even compared
