@@ -34,7 +34,7 @@ from kb.ingest.formats import SHOWN
 from kb.ingest.uploads import check_free_disk, ingest_uploads
 from kb.answer.fold import fold_events
 from ui.client import client_address
-from ui.writer_pass import COOKIE, PASS_SECONDS, WriterPasses
+from ui.writer_pass import WriterPasses, over_https, pass_cookie
 
 _DEFAULTS = TurnRequest("")
 _EXTRA = ("referenced_docs", "attachments", "graph_paths", "model", "fallback")  # stored with an answer, returned
@@ -279,13 +279,8 @@ def api_router(service: Any, passes: WriterPasses | None = None) -> APIRouter:
         @router.post("/upload-pass", dependencies=[Depends(require_token)], status_code=204, include_in_schema=False)
         def upload_pass(request: Request) -> Response:
             # the token box's check: a right token gets a cookie that lifts the per-visitor upload share
-            response = Response(status_code=204)
-            secure = "https" in (request.url.scheme, request.headers.get("x-forwarded-proto", "").split(",")[0].strip())
-            # over HTTPS (a Space, which frames the app in huggingface.co) the cookie must be sendable from the frame:
-            # SameSite=None, partitioned by the top site; over plain HTTP (a local run) it stays first-party
-            response.set_cookie(COOKIE, passes.issue(), max_age=PASS_SECONDS, httponly=True, secure=secure,
-                                samesite="none" if secure else "strict", partitioned=secure)
-            return response
+            # over https (a Space, framed by huggingface.co) a partitioned third-party cookie, else a first-party one
+            return Response(status_code=204, headers={"set-cookie": pass_cookie(passes.issue(), over_https(request))})
 
     @router.post("/documents", dependencies=[Depends(require_token)],
                  summary=f"Upload files ({SHOWN}) and ingest them; one result per file")

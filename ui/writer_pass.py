@@ -7,6 +7,13 @@ checked as every write is (wrong tokens counted, ui/api.py). A right token is an
 holds a signed expiry, never the token, and UploadShare lets uploads carrying it past the per-visitor share. What
 still bounds a writer's uploads bounds every upload: ANNEX_MAX_FILE_MB a file, and the free-disk floor
 ANNEX_MIN_FREE_DISK_MB (ui/body_limit.py). Files chosen before the token was typed were counted as a visitor's.
+
+On a Hugging Face Space the page runs inside huggingface.co's iframe, so the cookie is a third-party one there: it
+is sent from the frame only as `SameSite=None; Secure`, and browsers that block third-party cookies keep it only
+`Partitioned` (one jar per top site). Those need https, which a request names by its scheme or, behind a proxy that
+ends TLS (a Space's), its X-Forwarded-Proto; plain http (a local run) gets a first-party `SameSite=Strict` cookie,
+which a browser keeps without https. The header is written here: Starlette's set_cookie refuses `partitioned`
+before Python 3.14 (the route answered 500 over https).
 """
 from __future__ import annotations
 
@@ -15,6 +22,8 @@ import hmac
 import secrets
 import time
 from typing import Callable, Mapping
+
+from starlette.requests import Request
 
 COOKIE = "annex_writer"
 PASS_SECONDS = 12 * 3600  # a working day of uploads; a restart (a new key) ends every pass sooner
@@ -26,6 +35,21 @@ PASS_JS = f"""(token) => {{
   if (typed) fetch("{PASS_ROUTE}", {{method: "POST", headers: {{Authorization: "Bearer " + typed}},
                                      credentials: "same-origin"}}).catch(() => {{}});
 }}"""
+
+
+def over_https(request: Request) -> bool:
+    """Whether the page reached us over https: the request's scheme, or the first proxy's X-Forwarded-Proto.
+
+    A client may write that header itself; it then only chooses its own cookie's attributes.
+    """
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    return "https" in (request.url.scheme, forwarded)
+
+
+def pass_cookie(value: str, https: bool) -> str:
+    """The Set-Cookie header of a pass: third-party-capable over https (a Space's frame), first-party over http."""
+    where = "SameSite=None; Secure; Partitioned" if https else "SameSite=Strict"
+    return f"{COOKIE}={value}; Max-Age={PASS_SECONDS}; Path=/; HttpOnly; {where}"
 
 
 class WriterPasses:

@@ -165,3 +165,36 @@ def test_sessions_that_never_closed_are_forgotten_once_their_files_are_gone(live
     assert len(uploads._held) < 10 and "stays" in uploads._held
     uploads.release("stays")
     assert not Path(kept).exists()
+
+
+def test_the_pass_cookie_is_first_party_over_http_and_partitioned_third_party_over_https(writable):
+    """On a Space the page is framed by huggingface.co and served over https by a proxy that says so in
+    X-Forwarded-Proto: only a `SameSite=None; Secure; Partitioned` cookie is sent from that frame. A local run over
+    plain http keeps a first-party cookie, which a browser stores without https."""
+    from ui.writer_pass import COOKIE
+
+    right = {"authorization": f"Bearer {TOKEN}", "x-forwarded-for": "203.0.113.41"}
+    with httpx.Client(base_url=writable, timeout=60) as local:
+        plain = local.post("/api/knowledge/upload-pass", headers=right)
+        assert plain.status_code == 204, plain.text
+        attributes = [a.strip().lower() for a in plain.headers["set-cookie"].split(";")]
+        assert "samesite=strict" in attributes and "httponly" in attributes
+        assert "secure" not in attributes and "partitioned" not in attributes
+        assert COOKIE in local.cookies  # kept over plain http
+    with httpx.Client(base_url=writable, timeout=60) as framed:
+        for proto in ("https", "https, http"):  # the proxy nearest the browser comes first
+            served = framed.post("/api/knowledge/upload-pass", headers={**right, "x-forwarded-proto": proto})
+            assert served.status_code == 204, served.text
+            header = served.headers["set-cookie"]
+            attributes = [a.strip().lower() for a in header.split(";")]
+            assert {"samesite=none", "secure", "partitioned", "httponly", "path=/"} <= set(attributes), header
+            assert TOKEN not in header
+        value = header.split(";")[0].partition("=")[2]
+        kept = []
+        for n in range(2):  # 1.2 MB held at once: past a visitor's 1 MB share, with the pass the frame sends back
+            sent = framed.post("/gradio_api/upload", headers={"x-forwarded-for": "203.0.113.41",
+                                                              "cookie": f"{COOKIE}={value}"},
+                               files={"files": (f"框内{n}.md", bytes([70 + n]) * (600 * KB), "text/markdown")})
+            assert sent.status_code == 200, sent.text
+            kept += sent.json()
+    discard_uploads(kept)
