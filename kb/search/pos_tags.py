@@ -10,6 +10,7 @@ importing jieba.posseg, whose import loads the word tags). tests/unit/test_pos_t
 """
 from __future__ import annotations
 
+import importlib.util
 import pickle
 import re
 import runpy
@@ -17,10 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-import jieba
 import rjieba
 
-_POSSEG = Path(jieba.__file__).parent / "posseg"
+_POSSEG = Path(importlib.util.find_spec("jieba").origin).parent / "posseg"  # read, never imported
 
 # posseg's own patterns (jieba/posseg/__init__.py)
 _HAN_DETAIL = re.compile("([\u4E00-\u9FD5]+)")
@@ -52,7 +52,7 @@ def cut(sentence: str) -> Iterator[Tagged]:
                 yield Tagged(piece, "x")
                 continue
             for char in piece:
-                yield Tagged(char, "m" if _NUM.match(char) else "eng" if _ENG.match(piece) else "x")
+                yield Tagged(char, _symbol_tag(char, piece))
 
 
 def _cut_block(block: str) -> Iterator[Tagged]:
@@ -100,7 +100,12 @@ def _detail(run: str) -> Iterator[Tagged]:
             continue
         for piece in _SKIP_DETAIL.split(block):
             if piece:
-                yield Tagged(piece, "m" if _NUM.match(piece) else "eng" if _ENG.match(piece) else "x")
+                yield Tagged(piece, _symbol_tag(piece, piece))
+
+
+def _symbol_tag(number: str, letters: str) -> str:
+    """posseg's tag of text outside Chinese: m when `number` is a number, eng when `letters` is letters, else x."""
+    return "m" if _NUM.match(number) else "eng" if _ENG.match(letters) else "x"
 
 
 def _hmm(text: str) -> Iterator[Tagged]:

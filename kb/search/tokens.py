@@ -1,19 +1,15 @@
 """Chinese word tokens (jieba) for BM25, the lexical reranker and the offline answerer."""
 from __future__ import annotations
 
-import logging
 import re
 from functools import lru_cache
 from typing import Iterator
 
-import jieba
 import rjieba
 
 from kb.labels import LABEL, make_label, normalize_kind
 from kb.search.same_words import same_words
 from kb.text import fold_case
-
-jieba.setLogLevel(logging.WARNING)
 
 # Question words and particles that say nothing about what is asked for.
 STOPWORDS = frozenset(

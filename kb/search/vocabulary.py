@@ -29,16 +29,15 @@ class Vocabulary:
         self._writer = writer  # the keyword store's connection; used only by its single writer
         try:
             self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._size = writer.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM words").fetchone()[0]
+            self._committed = writer.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM words").fetchone()[0]
         except sqlite3.Error as exc:
             raise KeywordIndexError(f"Could not read the vocabulary of {self.path}: {exc}") from exc
         self._read_lock = threading.Lock()
-        self._committed = self._size
         self._new: dict[str, int] = {}  # words the write in progress added, not committed yet
 
     def __len__(self) -> int:
         """How many ids are given (committed or in the write in progress): one past the largest."""
-        return self._size
+        return self._committed + len(self._new)
 
     def known(self, words: Iterable[str]) -> list[int]:
         """The ids of the words the committed vocabulary holds, in their order, repeats kept (a query's words)."""
@@ -52,8 +51,7 @@ class Vocabulary:
         wanted = set(words)
         ids = _lookup(self._writer, wanted - self._new.keys(), self.path)
         for word in sorted(wanted - ids.keys() - self._new.keys()):  # sorted: the same ids for the same writes
-            self._new[word] = self._size
-            self._size += 1
+            self._new[word] = len(self)
         return ids | {w: self._new[w] for w in wanted if w in self._new}
 
     def new_words(self) -> list[tuple[int, str]]:
@@ -62,13 +60,12 @@ class Vocabulary:
 
     def committed(self) -> None:
         """The write's transaction committed: its words are the vocabulary's."""
+        self._committed = len(self)
         self._new.clear()
-        self._committed = self._size
 
     def forget(self) -> None:
         """The write's transaction rolled back: its words and ids are given again by the next."""
         self._new.clear()
-        self._size = self._committed
 
     def close(self) -> None:
         with self._read_lock:
