@@ -73,7 +73,7 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
             before = next((q for q in reversed(earlier) if LABEL.search(q)), earlier[-1])
             skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
             return Reading(question, _relabelled(what, before), before, ELLIPSIS, skipped)
-        swapped = swap_modifier(what, before)
+        swapped = swap_modifier(what, before, text.endswith("的呢"))
         if swapped is not None:  # 那300毫升的呢？: the 矿泉水 of that other value (kb/answer/modifiers.py)
             return Reading(question, swapped, before, ELLIPSIS)
         mine = words_of(what)

@@ -24,6 +24,7 @@ from kb.answer.shapes import (
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.about import ATTACHED, about_words
 from kb.answer.dangling import deferred_labels
+from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
@@ -330,7 +331,7 @@ class ExtractiveAnswerer:
             if c.coverage >= floor and key not in seen and len(out) < MAX_SENTENCES:
                 seen.add(key)
                 out.append(c)
-        return with_leads(out)
+        return with_leads(out if wants.list else one_record(out, asked))  # 小型…: not the 中型 row beside it
 
 
 def _speaks_of(needed: set[str], held: frozenset[str] | set[str], names: set[str]) -> bool:

@@ -37,3 +37,23 @@ def test_a_phrase_that_is_no_value_of_the_earlier_questions_unit_is_left_alone(w
 def test_it_after_x_zhong_y_is_y_read_with_the_place_it_was_found_in(earlier, question, asked):
     reading = read_question(question, [earlier], TITLES)
     assert (reading.standalone, reading.how) == (asked, ANAPHORA)
+
+
+@pytest.mark.parametrize(("earlier", "question", "asked"), [
+    ("大型餐饮企业的餐厨垃圾收运费是多少？", "那小型的呢？", "小型餐饮企业的餐厨垃圾收运费是多少？"),
+    ("大型餐饮企业的餐厨垃圾收运费是多少？", "中型呢？", "中型餐饮企业的餐厨垃圾收运费是多少？"),
+    ("公办幼儿园每月的保育费是多少？", "民办的呢？", "民办幼儿园每月的保育费是多少？"),  # 的 marks a modifier
+    ("国有企业职工的生活补贴标准是多少？", "那民营的呢？", "民营企业职工的生活补贴标准是多少？"),  # 国有 inside 国有企业
+])
+def test_an_attribute_takes_the_place_of_the_earlier_questions_attribute_of_its_kind(earlier, question, asked):
+    reading = read_question(question, [earlier], TITLES)
+    assert (reading.standalone, reading.how) == (asked, ELLIPSIS)
+
+
+@pytest.mark.parametrize(("what", "before"), [
+    ("救生衣", "东岭街道有几艘冲锋舟？"),  # a thing, written without 的: the follow-up reader's to substitute
+    ("小型", "餐饮企业的餐厨垃圾收运费是多少？"),  # no attribute of that kind to replace
+    ("小型", "大型和中型餐饮企业的收运费各是多少？"),  # two it could replace
+])
+def test_an_attribute_with_nothing_or_more_than_one_to_replace_is_left_alone(what, before):
+    assert swap_modifier(what, before) is None
