@@ -21,14 +21,16 @@ _GLUED_UNNUMBERED = re.compile(rf"^{KIND}{SPACE}(?P<sep>[：:])?\s*(?P<title>.*?
 # The kind alone (附件 / 附件： / 附件：标题): the header of a document's single unnumbered attachment.
 # The title may follow after a space instead of a colon (附件 县级防汛物资储备定额表).
 _UNNUMBERED = re.compile(rf"^{DECOR}{KIND}{SPACE}(?:(?P<sep>[：:]|\s)\s*(?P<title>.*?))?[*\s]*$")
-# 附： (or 附:) on a line, the title after it or on the next line: the single attachment, marked by 附 and a colon.
+# 附： (or 附:) on a line, the title after it or on the next line: the single attachment, marked by 附 and a colon;
+# 另附： / 另附有： / 附有： (a notice appending its table "besides") mark it the same way.
 # The colon makes it a marker: 附则, 附近, 附带…, ## 第九章 附则 and a sentence opening with 附 have none.
-_FU = re.compile(rf"^{DECOR}附{SPACE}[：:]\s*(?P<title>.*?)[*\s]*$")
+_FU_MARK = r"另?附有?"
+_FU = re.compile(rf"^{DECOR}{_FU_MARK}{SPACE}[：:]\s*(?P<title>.*?)[*\s]*$")
 FU_KIND = "附件"  # what 附： marks, and its label: a reader calls it the document's 附件
 # After a space, a title does not open with a word that continues a sentence (附件 及其改装附件, 附件 所列物资…).
 _CONTINUES = re.compile(r"^[及和与或的等由所为之中内应须均也是在按见以]")
 # An attachment list: "附件：1、标题" (or "附件:" alone, entries on the next lines).
-_LIST_HEAD = re.compile(rf"^{DECOR}(?:{KIND}|附)\s*[：:]\s*(?P<rest>.*)$")
+_LIST_HEAD = re.compile(rf"^{DECOR}(?:{KIND}|{_FU_MARK})\s*[：:]\s*(?P<rest>.*)$")
 _LIST_ENTRY = re.compile(r"^\s*(?P<number>[0-9０-９]+)\s*[、.．。)）]\s*(?P<title>\S.*?)\s*$")
 # A label that starts an entry inside one line: at the line's start or after a space, then a space or colon.
 # 附件3（略）: the mark right after the number, no title.
