@@ -28,6 +28,7 @@ from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.forms import fills, is_blank, left_blank
+from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
 from kb.answer.units import folded, names_document, read_units, words
 from kb.answer.question_words import words_of
@@ -120,6 +121,8 @@ class ExtractiveAnswerer:
         if unnamed(question, sources, covers or {}):
             return []  # 2022年…多少人投票 of a law that never writes 2022: it does not speak of that
         chosen = self._best(question, sources, context, covers)
+        if chosen and asks(question).value and leaves_blank(chosen[0].text, tokenize(question)):
+            return []  # 租金单价是多少 and the clause that matches best is 单价为＿＿元: the template leaves it blank
         if unsaid_kinds(question, [f"{c.lead}{c.text}" for c in chosen]):
             return []  # 投票在什么地点举行 and the lines that match give no place
         if only_named(question, [c.text for c in chosen]) and not any(deferred_labels(c.text, question) for c in chosen):
