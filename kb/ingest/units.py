@@ -57,15 +57,12 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
     mains: dict[str, Unit] = {}  # by stem; a second main file of a stem (通知.txt beside 通知.md) by its name
     by_dir: dict[Path, list[str]] = defaultdict(list)
     pending: list[tuple[Path, PresplitName]] = []
-    alone: list[Unit] = []
-    first_of_name: dict[str, Path] = {}
+    alone = _Alone()
     for path in files:
-        if path.name in first_of_name:  # a document is its library and file name: the later would replace the other
-            alone.append(Unit(None, path, {}, [], refused=same_name_error(path, first_of_name[path.name])))
-            continue
-        first_of_name[path.name] = path
         name = presplit_name(path)
         if name is None:
+            if alone.refused(path):
+                continue
             key = path.stem if path.stem not in mains else path.name
             mains[key] = Unit(None, path, {}, [])
             by_dir[path.parent].append(key)
@@ -81,7 +78,7 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
         if stem is None or stem not in mains:
             unplaced.append((path, name))
         elif not _join(mains[stem], path, name):
-            alone.append(_alone(path, taken_note(name, stem)))
+            alone.add(path, taken_note(name, stem))
     listings: dict[str, Listing | None] = {}  # a document's listing, read once however many files ask
     for path, name in unplaced:
         here, beside = nearest_documents(path.parent, by_dir)
@@ -95,13 +92,13 @@ def group_files(files: list[Path], library: str, graph: GraphStore, read: Read) 
             placement = place(name, found)
             owner, named = placement.owner, placement.named
             if owner is None:
-                alone.append(_alone(path, unplaced_note(name, placement.rivals, library, path.suffix)))
+                alone.add(path, unplaced_note(name, placement.rivals, library, path.suffix))
                 continue
         if named is not None:  # the document's own label and title for it (附件2 of its list, not the file's 附件1)
             name = replace(name, kind=named.kind, label=named.label, title=name.title or named.title)
         if not _join(mains[owner], path, name):
-            alone.append(_alone(path, taken_note(name, owner)))
-    return [*mains.values(), *alone]
+            alone.add(path, taken_note(name, owner))
+    return [*mains.values(), *alone.units]
 
 
 def nearest_documents(folder: Path, by_dir: dict[Path, list[str]]) -> tuple[list[str], bool]:
@@ -128,8 +125,27 @@ def _join(unit: Unit, path: Path, name: PresplitName) -> bool:
     return True
 
 
-def _alone(path: Path, note: str) -> Unit:
-    return Unit(None, path, {}, [], notes=(note,))
+class _Alone:
+    """The files of an ingest that become documents of their own (main files, attachment files no document takes)
+    and those refused because another of them has the file name: a document is its library and file name, so the
+    later would replace the other. An attachment file that joins its document is known by that document and its
+    label, so two notices' 附件/附件1 报名表.xlsx are not rivals."""
+
+    def __init__(self) -> None:
+        self.units: list[Unit] = []
+        self._first_of_name: dict[str, Path] = {}
+
+    def refused(self, path: Path) -> bool:
+        """Whether `path` is refused for its name (its refusal is then among the units); else its name is taken."""
+        first = self._first_of_name.setdefault(path.name, path)
+        if first != path:
+            self.units.append(Unit(None, path, {}, [], refused=same_name_error(path, first)))
+        return first != path
+
+    def add(self, path: Path, note: str) -> None:
+        """An attachment file stored as its own document, with the note saying why."""
+        if not self.refused(path):
+            self.units.append(Unit(None, path, {}, [], notes=(note,)))
 
 
 def _listing(unit: Unit, listings: dict[str, Listing | None], read: Read) -> Listing | None:

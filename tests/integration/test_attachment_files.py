@@ -165,3 +165,24 @@ def test_files_of_one_name_in_two_folders_are_never_lost_silently(stores, tmp_pa
     stored = {d.name: stores.graph.load_document(d.id) for d in stores.graph.list_documents("notices")}
     assert sorted(stored) == ["通知.md", "通知.txt"]
     assert "值班电话：111" in stored["通知.md"].text and "5月1日" in stored["通知.txt"].text
+
+
+def test_two_notices_attachment_files_of_one_name_each_join_their_own_notice(stores, tmp_path):
+    # a zip of two notices, each with its 附件1-报名表.md: an attachment file that joins its notice is known by the
+    # notice and its label, so the second is not refused as a rival of the first (only documents of their own are)
+    for org, phone in (("市教育局", "111"), ("市体育局", "222")):
+        folder = tmp_path / "c" / org
+        folder.mkdir(parents=True)
+        (folder / f"{org}报名通知.md").write_text(f"# {org}关于比赛报名的通知\n报名表详见附件1。\n", encoding="utf-8")
+        (folder / "附件1-报名表.md").write_text(f"# 报名表\n咨询电话：{phone}。\n", encoding="utf-8")
+    results = stores.ingestor.ingest([tmp_path / "c"], "notices")
+    assert sorted((r.file, r.status) for r in results) == [("市体育局报名通知.md", "ingested"),
+                                                           ("市教育局报名通知.md", "ingested"),
+                                                           ("附件1-报名表.md", "attached"), ("附件1-报名表.md", "attached")]
+    phones = {}
+    for doc in stores.graph.list_documents("notices"):
+        stored = stores.graph.load_document(doc.id)
+        [form] = stored.attachments
+        assert form.label == "附件1"
+        phones[doc.name[:4]] = stored.text[form.start:form.end].split("咨询电话：")[1][:3]
+    assert phones == {"市教育局": "111", "市体育局": "222"}
