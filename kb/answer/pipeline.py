@@ -148,56 +148,72 @@ class Pipeline:
         return None
 
     def _turn(self, request: TurnRequest) -> Iterator[Event]:
-        turn, reading, prompt_history = yield from self._begin(request)
-        query = reading.standalone
-        yield from self._read_note(turn, reading)
-        if turn.snapshot.documents:
-            since = time.perf_counter()
-            hits = self.retrieve_reading(reading, request)
-            turn.timed("retrieval", since)
-            yield turn.think(
-                f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
-                f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
-                f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）",
-                "retrieval",
-            )
-            since = time.perf_counter()
-            pre = self.prefetch(turn.snapshot, hits, request)
-            turn.timed("prefetch", since)
-            for p in pre.attachments:
-                how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
-                yield turn.think(f"图谱预取：{turn.snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）",
-                                 "prefetch")
-            turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
-            turn.paths = list(pre.paths)
-
+        """The turn's steps. Those that run on this process's CPU (reading, retrieval, prefetch, the offline answer,
+        the post-answer hop) are marked as reading, so that a write steps aside for them (kb/readers_first.py); a
+        model's stream waits on the network and is not."""
         parts: list[str] = []
-        since = time.perf_counter()  # the model step: prompt, stream (or the offline answer), any fallback
-        if not turn.snapshot.documents:
-            parts.append(EMPTY_KB)
-            yield Event("content", {"text": EMPTY_KB})
-        elif self.model is None:
-            yield from self._offline(query, turn.sources, query, parts)
-        else:
-            fitted = self.fit_prompt(request.query, turn.sources, prompt_history)
-            if fitted.changed or fitted.tokens > fitted.budget:
-                yield turn.think(self._fit_note(fitted), "model")
-            turn.sources = fitted.sources
-            try:
-                messages = build_messages(request.query, turn.sources, fitted.history)
-                for delta in self.model.stream(messages, think=request.think):
-                    if delta.kind == "thinking":
-                        turn.model_thinking.append(delta.text)
-                        yield Event("thinking", {"text": delta.text, "source": "model"})
-                    elif delta.kind == "content":
-                        parts.append(delta.text)
-                        yield Event("content", {"text": delta.text})
-                    elif delta.kind == "usage" and delta.usage is not None:
-                        turn.usage = asdict(delta.usage)
-            except LLMError as exc:
-                yield from self._fall_back(turn, exc, query, parts)
+        with self.read.readers.reading():
+            turn, reading, prompt_history = yield from self._begin(request)
+            query = reading.standalone
+            yield from self._read_note(turn, reading)
+            if turn.snapshot.documents:
+                yield from self._gather(turn, reading, request)
+            since = time.perf_counter()  # the model step: prompt, stream (or the offline answer), any fallback
+            if not turn.snapshot.documents:
+                parts.append(EMPTY_KB)
+                yield Event("content", {"text": EMPTY_KB})
+            elif self.model is None:
+                yield from self._offline(query, turn.sources, query, parts)
+            if self.model is None or not turn.snapshot.documents:  # one block: no write steps in between
+                turn.timed("model", since)
+                yield from self._finish(turn, "".join(parts))
+                return
+        yield from self._stream(turn, request, prompt_history, query, parts)
         turn.timed("model", since)
-        yield from self._finish(turn, "".join(parts))
+        with self.read.readers.reading():
+            yield from self._finish(turn, "".join(parts))
+
+    def _gather(self, turn: TurnState, reading: Reading, request: TurnRequest) -> Iterator[Event]:
+        """Retrieval and the graph's prefetch: the turn's sources and paths."""
+        since = time.perf_counter()
+        hits = self.retrieve_reading(reading, request)
+        turn.timed("retrieval", since)
+        yield turn.think(
+            f"检索：{len(hits)} 个片段（阈值 {request.threshold}，topK {request.top_k}，"
+            f"{'混合检索' if request.enable_hybrid_search else '向量检索'}"
+            f"{'，重排序' if request.enable_rerank else ''}{'，上下文扩展' if request.enable_context_expansion else ''}）",
+            "retrieval",
+        )
+        since = time.perf_counter()
+        pre = self.prefetch(turn.snapshot, hits, request)
+        turn.timed("prefetch", since)
+        for p in pre.attachments:
+            how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
+            yield turn.think(f"图谱预取：{turn.snapshot.documents[p.doc_id].title} · {p.label} {p.title}（{how}）",
+                             "prefetch")
+        turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
+        turn.paths = list(pre.paths)
+
+    def _stream(self, turn: TurnState, request: TurnRequest, prompt_history: list[tuple[str, str]], query: str,
+                parts: list[str]) -> Iterator[Event]:
+        """The model's answer, streamed (or the offline answer when the model fails)."""
+        fitted = self.fit_prompt(request.query, turn.sources, prompt_history)
+        if fitted.changed or fitted.tokens > fitted.budget:
+            yield turn.think(self._fit_note(fitted), "model")
+        turn.sources = fitted.sources
+        try:
+            messages = build_messages(request.query, turn.sources, fitted.history)
+            for delta in self.model.stream(messages, think=request.think):
+                if delta.kind == "thinking":
+                    turn.model_thinking.append(delta.text)
+                    yield Event("thinking", {"text": delta.text, "source": "model"})
+                elif delta.kind == "content":
+                    parts.append(delta.text)
+                    yield Event("content", {"text": delta.text})
+                elif delta.kind == "usage" and delta.usage is not None:
+                    turn.usage = asdict(delta.usage)
+        except LLMError as exc:
+            yield from self._fall_back(turn, exc, query, parts)
 
     def fit_prompt(self, question: str, sources: list[Source], history: list[tuple[str, str]]) -> Fitted:
         """The sources and history that fit the model's context window beside the answer cap."""

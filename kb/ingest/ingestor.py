@@ -11,6 +11,7 @@ from kb.ingest.assemble import Limits, build_document, document_id, stored_parts
 from kb.errors import AnnexError, IngestError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
 from kb.native_memory import release_free_memory
+from kb.readers_first import ReadersFirst
 from kb.ingest.formats import SUPPORTED_EXTENSIONS
 from kb.ingest.parsing import parse_file
 from kb.ingest.text_room import TextRoom
@@ -67,6 +68,7 @@ class Ingestor:
         self.vectors = vectors
         self.keywords = keywords
         self._lock = threading.Lock()
+        self.readers = ReadersFirst()  # turns in flight: each vector step of a write waits for them first
         self.generation = 0  # bumped on every write or delete, so readers know to refresh their indexes
         self._listeners: list[Listener] = []
 
@@ -186,7 +188,7 @@ class Ingestor:
         ids = [d.id for d in docs]
         with self._lock:
             try:
-                self.vectors.upsert_documents(docs)
+                self.vectors.upsert_documents(docs, self.readers)
                 self.keywords.upsert_documents(docs)
                 self.graph.upsert_documents(docs)
             except AnnexError as exc:
@@ -289,6 +291,7 @@ class Ingestor:
         """Remove a document from both stores; False if it was not stored."""
         with self._lock:
             found = self.graph.delete_document(doc_id)
+            self.readers.step()
             removed = self.vectors.delete_document(doc_id)
             words = self.keywords.delete_documents([doc_id])
             if found or removed or words:  # deleting what is not stored changes nothing a reader sees

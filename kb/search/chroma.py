@@ -19,6 +19,7 @@ from chromadb.utils.embedding_functions import register_embedding_function
 from kb.search.embedding_cache import with_cache
 from kb.errors import VectorStoreError
 from kb.model import BODY, Document, is_private
+from kb.readers_first import ReadersFirst
 from kb.settings import Settings, load_settings
 from kb.search.embeddings import make_embedder
 from kb.search.indexed_text import indexed_texts
@@ -31,6 +32,11 @@ _IDS_PER_GET = 500  # document ids per `doc_id $in` filter
 # Chunks per add: Chroma copies a batch's vectors into Python lists before its index takes them, and the process
 # keeps that memory; 1,000 costs the same CPU as Chroma's maximum (5,461) at half the memory (18k chunks: 85 vs 158 MB).
 ADD_BATCH = 1000
+# Chunks per add in a process that serves turns (kb/readers_first.py): an add holds the interpreter for its whole
+# call, so a question asked during one waits for it. At 92k chunks 100 held it 140-400 ms, 50 ~100 ms (~35 ms of it
+# fixed per call), for more CPU a chunk, which an upload of a few documents does not notice and a bulk load
+# (ADD_BATCH) does not pay.
+SERVING_ADD_BATCH = 50
 
 
 @register_embedding_function
@@ -98,16 +104,21 @@ class ChromaVectorStore:
         for name, collection in self.collections.items():
             self._check_config(name, collection.configuration_json)
 
-    def upsert_documents(self, docs: Sequence[Document]) -> None:
-        """Write every chunk of the documents, replacing what was stored for those document ids."""
+    def upsert_documents(self, docs: Sequence[Document], readers: ReadersFirst | None = None) -> None:
+        """Write every chunk of the documents, replacing what was stored for those document ids; with `readers`,
+        each call that holds the interpreter waits for the turns in flight first."""
         latest = {doc.id: doc for doc in docs}  # a doc given twice: the last one wins
         if not latest:
             return
+        step = readers.step if readers is not None else _no_wait
+        size = min(SERVING_ADD_BATCH if readers is not None and readers.serving else ADD_BATCH, self.max_batch)
         held = self._stored_ids(list(latest))  # by primary key: no delete for a document Chroma never held
         if held:
             with self._errors(f"remove the old chunks of {len(latest)} documents"):
                 for name, ids in held.items():
-                    self.collections[name].delete(ids=ids)
+                    for batch in _batches(ids, size):
+                        step()
+                        self.collections[name].delete(ids=batch)
         rows: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {name: [] for name in COLLECTIONS}
         for doc in latest.values():
             titles = {a.label: a.title for a in doc.attachments}
@@ -128,10 +139,11 @@ class ChromaVectorStore:
                 name = BODY_COLLECTION if chunk.attachment == BODY else ATTACHMENT_COLLECTION
                 rows[name].append((chunk.id, f"{context}\n{chunk.text}", metadata))
         for name, items in rows.items():
-            for batch in _batches(items, min(ADD_BATCH, self.max_batch)):
+            for batch in _batches(items, size):
                 ids, to_embed, metadatas = (list(column) for column in zip(*batch))
                 private = all(is_private(str(meta["library"])) for meta in metadatas)
                 embeddings = (self._uncached if private else self.embedder).embed_passages(to_embed)
+                step()
                 with self._errors(f"add {len(ids)} chunks to {name}"):  # no documents: see the module docstring
                     self.collections[name].add(ids=ids, embeddings=embeddings, metadatas=metadatas)  # type: ignore[arg-type]
 
@@ -318,6 +330,10 @@ def _hits(result: Any) -> Iterator[VectorHit]:
             end=int(meta["end"]),
             score=1.0 - float(distance),
         )
+
+
+def _no_wait() -> None:
+    """A write with no readers to step aside for (a bulk load, a test)."""
 
 
 def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:

@@ -20,6 +20,7 @@ from kb.search.bm25 import BM25Index
 from kb.search.bm25_segments import Segments
 from kb.model import Document
 from kb.native_memory import release_free_memory
+from kb.readers_first import ReadersFirst
 from kb.search.keyword_index import KeywordIndex
 
 
@@ -27,6 +28,7 @@ class Writes(Protocol):
     """The writer the read models follow (kb.ingest.ingestor.Ingestor): its counter of writes and its listeners."""
 
     generation: int  # bumped on every write or delete
+    readers: ReadersFirst  # the turns in flight, which its writes step aside for
 
     def subscribe(self, listener: Callable[[int, Sequence[str], Sequence[Document], bool], None]) -> None:
         """Call listener(generation, changed doc ids, the documents written if known, whether more batches of the
@@ -57,6 +59,7 @@ class ReadModels:
         self.graph = graph
         self.ingestor = ingestor
         self.keywords = keywords
+        self.readers = ingestor.readers  # a turn marks itself reading here; the ingestor's writes step aside
         self._snapshot: Snapshot | None = None
         self._stale = False  # a refresh failed: the next reader rebuilds
         self._lock = threading.Lock()  # one builder at a time; readers take it only before the first build

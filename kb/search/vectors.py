@@ -7,6 +7,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from kb.model import Document
+from kb.readers_first import ReadersFirst
 
 BODY_COLLECTION = "annex_body"
 ATTACHMENT_COLLECTION = "annex_attachments"
@@ -45,8 +46,9 @@ class Embedder(Protocol):
 class VectorStore(Protocol):
     """Chunk vectors in two collections: document bodies and attachments."""
 
-    def upsert_documents(self, docs: Sequence[Document]) -> None:
-        """Write every chunk of the documents, replacing what was stored for those document ids."""
+    def upsert_documents(self, docs: Sequence[Document], readers: ReadersFirst | None = None) -> None:
+        """Write every chunk of the documents, replacing what was stored for those document ids; with `readers`,
+        each step that holds the interpreter first waits for the turns in flight (kb/readers_first.py)."""
 
     def delete_document(self, doc_id: str) -> int:
         """Remove every chunk of a document from both collections; returns how many were removed."""

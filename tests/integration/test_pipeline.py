@@ -147,3 +147,29 @@ def test_nothing_ingested_yet_the_answer_says_so(tmp_path):
         assert events[-1].type == "done"
     finally:
         svc.close()
+
+
+def test_an_upload_during_a_turn_steps_aside_until_the_turn_has_answered(service, tmp_path, monkeypatch):
+    # kb/readers_first.py: Chroma's add holds the interpreter, so a write's vector step waits for the turns in flight
+    import threading
+
+    import kb.readers_first as readers_first
+    from kb.ingest.assemble import document_id
+
+    monkeypatch.setattr(readers_first, "MAX_STEP_WAIT_S", 60.0)
+    upload = tmp_path / "值班表.md"
+    upload.write_text("# 本周值班表\n值班员：林晓，电话0571-87650000。\n", encoding="utf-8")
+    events = service.pipeline.run(TurnRequest("绿洲化工园区应急指挥部的24小时值班电话是多少？"))
+    assert next(events).type == "conversation_id"  # the turn is in flight, suspended between two events
+    results: list = []
+    writer = threading.Thread(target=lambda: results.extend(service.stores.ingestor.ingest([upload], "readers")))
+    writer.start()
+    doc_id = document_id("readers", "值班表.md")
+    writer.join(timeout=3.0)
+    assert writer.is_alive() and not service.stores.vectors.chunk_versions([doc_id])  # waiting at its vector step
+    rest = [e.type for e in events]  # the turn answers without waiting for the write
+    assert rest[-1] == "done" and "error" not in rest
+    writer.join(timeout=30.0)
+    assert [r.status for r in results] == ["ingested"] and service.stores.vectors.chunk_versions([doc_id])
+    assert "0571-87650000" in turn(service, "值班员林晓的电话是多少？", library_ids=["readers"])["content"]
+    assert service.stores.ingestor.delete(doc_id)
