@@ -124,14 +124,11 @@ class ChromaVectorStore:
             titles = {a.label: a.title for a in doc.attachments}
             contexts = indexed_texts(doc.title, doc.chunks, titles)
             for chunk, context in zip(doc.chunks, contexts):
-                title = titles.get(chunk.attachment, "") if chunk.attachment != BODY else ""
-                metadata = {
+                metadata = {  # what a hit is rebuilt from and filtered by, nothing more: every key costs each add
                     "library": doc.library,
                     "doc_id": doc.id,
-                    "doc_name": doc.name,
                     "content_hash": doc.content_hash,  # which version of the document this vector belongs to
                     "attachment": chunk.attachment,
-                    "attachment_title": title,
                     "index": chunk.index,
                     "start": chunk.start,
                     "end": chunk.end,

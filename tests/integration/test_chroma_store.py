@@ -32,8 +32,7 @@ def check_chroma_metadata(open_store: Callable[[], ChromaVectorStore]) -> None:
     top = PLAN.chunks[2]
     stored = store.collections[ATTACHMENT_COLLECTION].get(ids=["plan:附件11:0"], include=["metadatas"])
     assert stored["metadatas"][0] == {
-        "library": "demo", "doc_id": "plan", "doc_name": "某市突发环境事件应急预案.docx", "attachment": "附件11",
-        "attachment_title": "应急联系电话表", "index": 0, "start": top.start, "end": top.end,
+        "library": "demo", "doc_id": "plan", "attachment": "附件11", "index": 0, "start": top.start, "end": top.end,
         "content_hash": PLAN.content_hash,  # the version of the document the vector belongs to
     }
 
