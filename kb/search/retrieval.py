@@ -21,6 +21,9 @@ from kb.search.vectors import VectorStore
 
 RRF_K = 60
 CANDIDATES = 50  # per retriever, before threshold and topK
+# Open vector queries asked, each twice as wide, before the filtered one (Retriever._vector_hits): the unknown vectors
+# are an upload's in flight or a crash's orphans, a few batches at most, and an open query costs ~10 ms at 92k chunks.
+OPEN_WIDENINGS = 3
 # Attachment chunks that keep a place among the hits by their own relevance, however the body chunks rank. Found by
 # one retriever alone (the words of a phone table, not its vector), a table ranks ~30th by RRF behind twenty body
 # chunks that both retrievers find; 2 places brought dev reached 0.984 → 1.0 (the contact tables of 附件5).
@@ -77,13 +80,19 @@ class Retriever:
         A filtered query costs ~20x an open one on a large store, so a question over every library the read model
         knows asks without the filter; Chroma may still hold vectors of a library the read model does not know yet
         (an upload's land batch by batch before its graph commit) or no longer (a crash before a delete's commit).
-        When the open query returns any of those, it is asked again with the filter, so the pool is always full.
+        The known ones among the open query's closest are exactly the closest known ones, so when unknown ones take
+        places the open query is asked again, wider (OPEN_WIDENINGS times), and only then with the filter: during an
+        upload at 92k chunks its own vectors, near a question on its topic, sent every such chat to the filtered
+        query (~800 ms) between its vector add and its graph commit. The pool is always full.
         """
         if everything:
-            found = self.vectors.nearest(query, pool, None, doc_id)
-            placed = index.placed([chunk_id for chunk_id, _ in found])
-            if len(placed) == len(found):
-                return _scored(placed, found)
+            asked = pool
+            for _ in range(OPEN_WIDENINGS):
+                found = self.vectors.nearest(query, asked, None, doc_id)
+                placed = index.placed([chunk_id for chunk_id, _ in found])
+                if len(placed) >= pool or len(found) < asked:  # the known ones among the closest: the pool, or all
+                    return _scored(placed[:pool], found)
+                asked *= 2  # unknown ones took places: the closest known ones lie a little further out
         found = self.vectors.nearest(query, pool, libraries, doc_id)
         return _scored([c for c in index.placed([chunk_id for chunk_id, _ in found]) if c.library in libraries], found)
 

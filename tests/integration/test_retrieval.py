@@ -131,3 +131,22 @@ def test_only_the_graph_keeps_a_citing_chunk_under_the_threshold(service):
     for baseline in (NaivePipeline, KeywordPipeline):
         pipeline = baseline(service.settings, service.read, service.pipeline.retriever, service.history, None)
         assert [h.chunk_id for h in pipeline.retrieve(query, request)] == [h.chunk_id for h in without]
+
+
+def test_vectors_the_read_model_does_not_know_yet_never_take_a_place_in_the_pool(service):
+    # an upload's vectors land before its graph commit: the open query's closest then hold chunks no snapshot
+    # knows; the pool is still the closest known chunks (asked wider, not through Chroma's slow filter)
+    from tests.vector_contract import make_doc
+
+    query = "应急物资储备 冲锋舟 救生衣 数量"
+    retriever = service.pipeline.retriever
+    index = retriever.bm25()
+    before = retriever._vector_hits(index, query, 20, sorted(index.libraries), None, True)
+    in_flight = make_doc("in-flight", "demo", "应急物资储备", [query] * 40, [])  # 40 of the closest vectors
+    service.stores.vectors.upsert_documents([in_flight])
+    try:
+        assert all(cid.startswith("in-flight:") for cid, _ in service.stores.vectors.nearest(query, 20))
+        during = retriever._vector_hits(index, query, 20, sorted(index.libraries), None, True)
+    finally:
+        service.stores.vectors.delete_document("in-flight")
+    assert [c.chunk_id for c, _ in during] == [c.chunk_id for c, _ in before] and len(before) == 20
