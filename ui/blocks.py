@@ -138,12 +138,14 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         asked.append(conversations.input(lambda c, o: _positional(handlers.load_conversation(c, o)),
                                          [conversations, owner], outputs, api_visibility="private"))
         asked.append(new.click(lambda: _positional(handlers.new_conversation()), None, outputs, api_visibility="private"))
-        demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private")
+        # A page load fills in what it can in a moment: no spinner over every panel of a page that is not busy.
+        demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private",
+                  show_progress="hidden")
         wire_share(share, handlers, components, asked, outputs, _positional, demo.load)
         refresh_fn, refresh_inputs, refresh_outputs = kb_tab.refresh
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library
-            trigger(libraries, knobs[0], knobs[0], api_visibility="private")
+            trigger(libraries, knobs[0], knobs[0], api_visibility="private", show_progress="hidden")
         demo.unload(kb_tab.handlers.end_session)  # the tab closed: its private library and its uploads go
     return demo
 

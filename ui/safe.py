@@ -33,6 +33,12 @@ def toast(text: object) -> str:
 
 # Gradio titles its toasts "Error", "Warning" and "Info" unless told otherwise; the page is Chinese.
 ERROR_TITLE, WARNING_TITLE, INFO_TITLE = "出错了", "请注意", "提示"
+# Gradio 6's toast shows its type, capitalised, whatever `title=` says (statustracker: the title is
+# `type.charAt(0).toUpperCase() + type.slice(1)`): the page's CSS draws the Chinese title in its place.
+TOAST_TITLE_CSS = "".join(
+    f'.toast-title.{kind} {{ font-size: 0 !important; }}'
+    f'.toast-title.{kind}::before {{ content: "{title}"; font-size: var(--text-lg); }}\n'
+    for kind, title in (("error", ERROR_TITLE), ("warning", WARNING_TITLE), ("info", INFO_TITLE), ("success", INFO_TITLE)))
 
 
 def error(text: object) -> gr.Error:

@@ -6,6 +6,7 @@ import gradio as gr
 from ui.chat.scroll import KEEP_QUESTION_IN_VIEW
 from ui.icons import ICON_CSS
 from ui.locale import locale_head
+from ui.safe import TOAST_TITLE_CSS
 
 _SANS = ["ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Noto Sans CJK SC", "PingFang SC",
          "Microsoft YaHei", "sans-serif"]
@@ -16,7 +17,7 @@ THEME = gr.themes.Soft(primary_hue="indigo", secondary_hue="orange", neutral_hue
 
 def look() -> dict:
     """What launch() / mount_gradio_app() take for the look: theme, CSS and the head that sets the language."""
-    return dict(theme=THEME, css=CSS, head=locale_head() + KEEP_QUESTION_IN_VIEW)
+    return dict(theme=THEME, css=CSS + TOAST_TITLE_CSS, head=locale_head() + KEEP_QUESTION_IN_VIEW)
 
 
 CSS = """

@@ -51,3 +51,11 @@ def test_the_page_config_names_no_cdn_and_no_google_fonts(service):
     theme_css = THEME._get_theme_css()
     for text in (config, theme_css, CSS):
         assert "fonts.googleapis" not in text and "cdn.jsdelivr" not in text and "cdn.plot.ly" not in text
+
+
+def test_a_page_load_shows_no_spinner_over_the_panels(service):
+    # the page's load events fill panels in a moment: a spinner over every panel at first sight looks broken
+    demo = build_demo(service)
+    on_load = [fn for fn in demo.fns.values() if any(event == "load" for _, event in fn.targets)]
+    assert len(on_load) >= 3  # the chat's session and conversations, a shared link, the library choices
+    assert {fn.show_progress for fn in on_load} == {"hidden"}

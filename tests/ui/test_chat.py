@@ -16,9 +16,9 @@ QUESTION = "园区公共应急事故池的有效容积是多少？"
 KNOBS = ([], 20, 0.7, True, False, False, 2, False, 3)
 
 
-def ask(handlers: ChatHandlers, question: str, conversation: str = "", owner: str = "", turns=()):
+def ask(handlers: ChatHandlers, question: str, conversation: str = "", owner: str = "", turns=(), knobs=KNOBS):
     """All updates of one ask, and the state they add up to."""
-    updates = list(handlers.ask(question, conversation, owner, list(turns), *KNOBS))
+    updates = list(handlers.ask(question, conversation, owner, list(turns), *knobs))
     final: dict = {}
     for update in updates:
         final.update(update)
@@ -109,10 +109,22 @@ def test_an_empty_question_is_refused_and_nothing_is_stored(handlers, service, q
     assert service.history.list_conversations("nobody-yet") == []
 
 
-def test_an_unknown_conversation_is_refused(handlers):
-    with pytest.warns(UserWarning, match="Unknown conversation"):
-        updates, _ = ask(handlers, QUESTION, conversation="0" * 32, owner="o")
-    assert updates == [{"owner": "o"}]
+def test_a_question_in_a_conversation_gone_from_the_history_opens_a_new_one_and_says_why(handlers, service, tmp_path):
+    # deleting a document forgets the conversations that quoted it (ui's delete), while the page still shows one
+    note = tmp_path / "值班安排.md"
+    note.write_text("# 本周值班安排\n值班员：林晓，电话0571-87650000。\n", encoding="utf-8")
+    [stored] = service.stores.ingestor.ingest([note], "gone-lib")
+    _, first = ask(handlers, "本周值班员的电话是多少？", owner="gone-owner", knobs=(["gone-lib"], *KNOBS[1:]))
+    assert "0571-87650000" in first["turns"][-1].answer
+    assert service.stores.ingestor.delete(stored.document.id)
+    assert service.history.forget_documents([stored.document.id]) == 1
+    with pytest.warns(UserWarning, match="之前的对话已不在.*新的对话中回答"):
+        _, final = ask(handlers, QUESTION, first["conversation"], "gone-owner", first["turns"])
+    assert len(final["turns"]) == 1 and final["conversation"] not in ("", first["conversation"])
+    assert final["turns"][0].done and "18000" in final["turns"][0].answer
+    with pytest.warns(UserWarning, match="这个对话已不在了"):
+        assert handlers.load_conversation(first["conversation"], "gone-owner") == {
+            "conversations": gr.update(value=None)}
 
 
 def test_a_model_failing_mid_answer_shows_a_warning_and_the_offline_answer(service):

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import replace
 from typing import Any, Iterator, Sequence
 
 import gradio as gr
 
-from kb.errors import AnnexError, UnknownConversation
+from kb.errors import AnnexError, UnknownConversation, UnknownLibrary
 from kb.service import Service
 from kb.text import visible
 from kb.turn import TurnRequest
@@ -29,6 +30,12 @@ KNOBS = ("library_ids", "top_k", "threshold", "enable_hybrid_search", "enable_re
          "think", "history_turns")
 DEFAULTS = TurnRequest("")
 EMPTY_QUESTION = "还没有输入问题：在下面的输入框里写一个问题，或点一个示例问题。"  # the pipeline's own message is for the API
+# A conversation can go while its page still shows it: deleting a private document forgets the conversations that
+# quoted it (what they quoted must not outlive it), and a private library's conversations go with its session.
+CONVERSATION_GONE = ("之前的对话已不在（它引用的文档已被删除，或会话已过期），"
+                     "这个问题已在新的对话中回答；之前的问答不再作为上下文。")
+CONVERSATION_GONE_LOAD = "这个对话已不在了：它引用的文档已被删除，或会话已过期。请开始新的对话。"
+LIBRARY_GONE = "检索设置里选的库“{library}”已不存在（它的文档已被删除）：请在“检索设置”里重新选择要检索的库。"
 Update = dict[str, Any]
 
 
@@ -61,8 +68,17 @@ class ChatHandlers:
             return
         try:
             request = self.service.sessions.scope(self.request(question, conversation_id, owner, *knobs), session)
-            events = self.service.pipeline.run(request)
-        except AnnexError as exc:  # InvalidRequest, UnknownLibrary, UnknownConversation: nothing was stored
+            try:
+                events = self.service.pipeline.run(request)
+            except UnknownConversation:  # gone while the page showed it: the question opens a new conversation
+                events = self.service.pipeline.run(replace(request, conversation_id=None))
+                warn(CONVERSATION_GONE)
+                conversation_id = ""
+        except UnknownLibrary as exc:  # picked in the settings, deleted since: nothing was stored
+            warn(LIBRARY_GONE.format(library=exc.library))
+            yield {"owner": owner}
+            return
+        except AnnexError as exc:  # InvalidRequest: nothing was stored
             warn(exc)
             yield {"owner": owner}
             return
@@ -164,9 +180,9 @@ class ChatHandlers:
             return {}
         try:
             conversation = self.service.history.get_conversation(conversation_id)
-        except UnknownConversation as exc:
-            warn(exc)
-            return {}
+        except UnknownConversation:
+            warn(CONVERSATION_GONE_LOAD)
+            return {"conversations": gr.update(value=None)}
         if conversation.owner != owner:  # only reachable by a forged request: conversations are listed per owner
             warn("这个会话不属于当前会话窗口。")
             return {}

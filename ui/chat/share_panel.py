@@ -63,5 +63,5 @@ def wire_share(panel: SharePanel, handlers: ChatHandlers, components: dict, trig
                 answer_markdown(shown_turn(t, last)), conversation_id)
 
     load(open_shared, None, [*outputs, panel.notice, panel.link, panel.markdown, panel.shared],
-         api_visibility="private") \
+         api_visibility="private", show_progress="hidden") \
         .then(None, panel.link, panel.link, js=link_js(), api_visibility="private")
