@@ -16,12 +16,18 @@ class Kind:
     asks: re.Pattern[str]  # the question words that ask for it
     labels: tuple[str, ...]  # what a label of such a value holds (开标*地点*, 比赛报名*联系人*)
     shape: re.Pattern[str] | None = None  # what such a value looks like, unlabelled
+    asking: frozenset[str] = frozenset()  # the question's words that only ask for it (最晚), which no answer writes
 
 
+_DAY = r"[0-9一二三四五六七八九十]{1,3}月[0-9一二三四五六七八九十]{1,3}[日号]"  # 4月25日, 四月二十五日
 KINDS = (
     Kind(re.compile(r"在哪|哪里|哪儿|什么地方|(?<!如)何处(?!理|置|分)|何地|什么位置|什么地点|哪个地点|哪个位置"), ("地点", "地址", "位置", "场所", "会场", "场地", "住址")),
     # a date is in most sentences of a notice: only a label says it is the time asked
     Kind(re.compile(r"什么时候|何时|哪天|哪一天|几号|几点|什么时间|几月几日|哪一年|哪年|哪个月|什么日期"), ("时间", "日期", "期限", "时限", "截止")),
+    # a deadline is written as the day before which (于4月25日前, 5月10日17:00之前, 截止到6月30日): that shape says it
+    Kind(re.compile(r"最晚|最迟|截止|截至|期限|多久之前|之前要|前要"), ("截止", "期限", "时限"), re.compile(
+        rf"{_DAY}(?:\s*[0-9]{{1,2}}[:：][0-9]{{2}})?\s*(?:之?前|止)|截[止至](?:到|于)?\s*(?:[0-9]{{4}}年)?{_DAY}"),
+        frozenset({"最晚", "最迟", "最", "晚", "迟"})),
     Kind(re.compile(r"找谁|是谁|交给谁|报给谁|哪位"), ("联系人", "负责人", "收件人", "经办人", "责任人")),
     Kind(re.compile(r"邮箱|电子邮件|email", re.IGNORECASE), ("邮箱", "邮件", "email", "e-mail", "E-mail"),
          re.compile(r"[A-Za-z0-9._-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),

@@ -167,6 +167,7 @@ class ExtractiveAnswerer:
         money = asks_money(question)
         value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
         kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
+        kinds |= {t for kind in value_kinds for t in kind.asking} & set(weights)  # 最晚 of 最晚哪天交: it only asks
         kinds = kinds if len(weights) > len(kinds) else set()
         focus = focus - kinds
         for t in focus:

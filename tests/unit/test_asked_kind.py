@@ -55,3 +55,13 @@ def test_the_line_that_gives_the_kind_asked_answers():
 def test_a_contact_detail_asked_alone_continues_the_earlier_question():
     reading = read_question("联系人是谁？", ["提升班的推荐表几号前交、发到哪个邮箱？"], ("绍兴市优秀青年教师综合素质提升班的通知",))
     assert reading.how == NO_SUBJECT and reading.standalone == "提升班联系人是谁？"
+
+
+def test_a_deadline_is_the_day_before_which_and_the_words_that_ask_for_it_weigh_nothing():
+    deadline = asked_kinds("报名费最晚哪天交？")
+    assert gives("2、请各参赛单位于7月15日前将报名费汇至：", deadline)
+    assert gives("报名截止到2017年7月20日。", deadline) and gives("请于七月十日17:00之前提交。", deadline)
+    assert not gives("一、比赛日期：2017年8月19、20日（18日报到，21日返程）", asked_kinds("报名最迟要多久之前？"))
+    # 最晚 asks for the deadline, and the notice never writes it: the sentence that gives the day answers
+    quoted_lines = quoted("参赛的报名费最晚哪天交？", [source(1, NOTICE, doc_title=TITLE)])
+    assert "2、请各参赛单位于7月15日前将报名费汇至：" in quoted_lines, quoted_lines
