@@ -22,6 +22,7 @@ from kb.answer.history import History, MessageLink
 from kb.answer.together import written_together
 from kb.answer.hop import HopResult, post_answer_hop, without_block
 from kb.answer.llm import ChatModel
+from kb.answer.issuers import asks_issuer, issuer_answer, issuers
 from kb.answer.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
 from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
@@ -357,6 +358,11 @@ class Pipeline:
         """The offline extractive answer of every mode; each source is read with its document's cover lines and its
         attachment's title."""
         snapshot = self.read.current()
+        if asks_issuer(question) and sources:  # 哪几个单位联合发的: the letterhead or the signature says it
+            first = sources[0]
+            named = issuers(snapshot.view.body_text(first.doc_id))
+            if named:
+                return issuer_answer(named, first.n)
         covers: dict[str | tuple[str, str], str] = {d: snapshot.view.cover(d) for d in {s.doc_id for s in sources}}
         for s in sources:
             info = snapshot.catalog.get(s.doc_id, s.label) if s.label else None
