@@ -115,7 +115,11 @@ def _read_units(text: str) -> list[Unit]:
             cells = _cells(stripped, bordered)
             if all(_RULE.fullmatch(c) for c in cells):
                 continue  # a Markdown table's |---|---| line
-            form = form or (header is None and (is_form_row(cells) or is_label_table(_table_rows(lines, index, bordered))))
+            # 日期 | 具体时间 | … | 人数 | above | 8:30 | … | 1200 |: the header's end pipe is the border its rows are
+            # written between, not an empty cell beside a label for a form to fill in
+            ragged = header is None and not bordered and stripped.endswith("|") and _next_bordered(lines, index)
+            form = form or (header is None and (is_form_row(cells[:-1] if ragged else cells)
+                                                or is_label_table(_table_rows(lines, index, bordered))))
             if header is None and not form:
                 header = cells
                 continue
@@ -220,6 +224,12 @@ def _table_rows(lines: list[str], start: int, bordered: bool) -> list[list[str]]
         if not all(_RULE.fullmatch(c) for c in cells):
             rows.append(cells)
     return rows
+
+
+def _next_bordered(lines: list[str], index: int) -> bool:
+    """Whether the next non-empty line after lines[index] is a row written between borders."""
+    following = next((line.strip() for line in lines[index + 1:] if line.strip()), "")
+    return _bordered(following)
 
 
 def _bordered(row: str) -> bool:

@@ -105,3 +105,16 @@ def test_a_passage_that_opens_inside_a_table_does_not_count_its_rows_from_there(
                  preamble="物资名称 | 数量 | 存放位置")
     answer = quoted("附件4里第三行是什么物资？", [cut])
     assert answer != ["物资名称：应急照明灯；数量：8个；存放位置：一层库房"], answer  # the table's 7th row, not its 3rd
+
+
+def test_a_header_whose_end_pipe_borders_its_rows_is_a_header_not_a_form():
+    # a text copy of a schedule: the header written without its first border, the rows between both borders and
+    # their first cell (the day, merged down from above) empty
+    schedule = "\n".join(["一、需要安排学生观众的活动有:", "日期 | 具体时间 | 活动内容 | 活动地点 | 人数 |",
+                          "| 8:30—9:30 | 启动仪式 | 学校体育场 | 1200 |", "| 19:00—21:00 | 主题论坛 | 图书馆报告厅 | 450 |"])
+    assert rows(schedule)[1:] == ["具体时间：8:30—9:30；活动内容：启动仪式；活动地点：学校体育场；人数：1200",
+                                  "具体时间：19:00—21:00；活动内容：主题论坛；活动地点：图书馆报告厅；人数：450"]
+    form = "\n".join(["报告单位： | | 报告编号： |", "| 填报人 | 张三 |"])  # a form's empty value cell is still one
+    assert rows(form)[0].startswith("报告单位：")
+    assert quoted("主题论坛在哪里办？", [source(1, schedule)]) == [
+        "具体时间：19:00—21:00；活动内容：主题论坛；活动地点：图书馆报告厅；人数：450"]
