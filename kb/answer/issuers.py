@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL
+from kb.ingest.after_signoff import DATE_LINE
 
 # The question asks who issued, published or jointly sent the document (not who does something it describes).
 ASKS_ISSUER = re.compile(
@@ -19,7 +20,6 @@ ASKS_ISSUER = re.compile(
 # A body's name: what it is called ends in the word for the kind of body it is.
 ORGAN = re.compile(r"[\u4e00-\u9fff（）()]{2,30}(?:委员会|人民政府|政府办公室|办公室|办公厅|人民法院|人民检察院|局|厅|部|委|"
                    r"中心|学院|大学|学校|公司|集团|协会|学会|研究院|研究所|院|所|处|署|联合会|工作委员会|站|团)")
-DATE_LINE = re.compile(r"^\s*(?:[0-9]{4}|[一二三四五六七八九〇○零]{4})年[0-9一二三四五六七八九十]{1,3}月[0-9一二三四五六七八九十]{1,3}日\s*$")
 TITLE_START = re.compile(r"关于")
 HEAD_LINES = 6  # the letterhead sits within a notice's first lines
 TAIL_LINES = 8  # the signature block within its last lines
@@ -38,15 +38,12 @@ def organs(line: str) -> list[str]:
 def issuers(body: str) -> list[str]:
     """The lines of a document's body that name who issued it: its letterhead, else its signature block."""
     lines = [line.strip() for line in body.split("\n") if line.strip()]
-    head = []
     for line in lines[:HEAD_LINES]:  # above the title, or before its 关于: a letterhead; the title ends the look
         before_title = TITLE_START.split(line, maxsplit=1)[0]
         if organs(before_title):
-            head.append(before_title.strip())
+            return [before_title.strip()]  # the first (a web page repeats the letterhead above its title)
         if TITLE_START.search(line):
             break
-    if head:
-        return list(dict.fromkeys(head))[:1]  # the letterhead, once (a web page repeats it above its title)
     tail = lines[-TAIL_LINES:]
     for at in range(len(tail) - 1, -1, -1):
         if DATE_LINE.match(tail[at]):

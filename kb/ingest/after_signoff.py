@@ -12,7 +12,7 @@ from kb.ingest.header_lines import FILE_NAME, HEADER, is_title
 
 _NUMERAL = "0-9０-９〇零一二三四五六七八九十"
 # The sign-off's date alone on its line: 2022年10月19日, 8月29日, 二〇一一年十月二十六日.
-_DATE_LINE = re.compile(rf"^(?:[{_NUMERAL}]{{2,4}}\s*年\s*)?[{_NUMERAL}]{{1,2}}\s*月\s*[{_NUMERAL}]{{1,3}}\s*日$")
+DATE_LINE = re.compile(rf"^(?:[{_NUMERAL}]{{2,4}}\s*年\s*)?[{_NUMERAL}]{{1,2}}\s*月\s*[{_NUMERAL}]{{1,3}}\s*日$")
 # 见附件 / 详见附件 / （附件） not followed by a number or a quoted title: the single unnumbered attachment.
 _POINTS = re.compile(rf"(?:见|详见|参见|[（(])附\s*件(?![\s{_NUMERAL}A-Za-zＡ-Ｚ《])")
 # What a notice's closing block holds after its date: the copy list and the printing note are no attachment.
@@ -29,7 +29,7 @@ def attachment_after_signoff(lines: Sequence[str]) -> tuple[int, str] | None:
             if _POINTS.search(text):
                 pointed = i
             continue
-        if not _DATE_LINE.match(text):
+        if not DATE_LINE.match(text):
             continue
         rest = [(j, lines[j].strip()) for j in range(i + 1, len(lines)) if lines[j].strip()]
         if len(rest) < MIN_LINES:
@@ -51,5 +51,5 @@ MAX_SIGNOFF_CHARS = 30
 def is_signoff(lines: Sequence[str]) -> bool:
     """The lines are nothing but a sign-off: a few short lines (the issuer) that end in a date line."""
     texts = [line.strip() for line in lines if line.strip()]
-    return (bool(texts) and len(texts) <= MAX_SIGNOFF_LINES and bool(_DATE_LINE.match(texts[-1]))
+    return (bool(texts) and len(texts) <= MAX_SIGNOFF_LINES and bool(DATE_LINE.match(texts[-1]))
             and all(len(t) <= MAX_SIGNOFF_CHARS and not re.search(r"[。；;，,]", t) for t in texts))
