@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import sys
 
-import uvicorn
-
 from kb.ingest.sync import sync_corpus
 from kb.progress import progress_bar
 from kb.service import open_service
 from kb.settings import load_settings
 from ui.mcp import register_tools
-from ui.server import build_app
+from ui.server import build_app, server
 
 
 def main() -> None:
@@ -22,11 +20,8 @@ def main() -> None:
     for error in report.errors:
         print(f"  ✗ {error}", file=sys.stderr)
     extensions = [lambda: register_tools(service)] if settings.mcp_server else []
-    app = build_app(service, extensions)
     try:
-        # the wrong-token limit reads X-Forwarded-For itself, as ANNEX_PROXY_HOPS says (ui/client.py): uvicorn's own
-        # reading would believe any client that connects from 127.0.0.1
-        uvicorn.run(app, host=settings.server_host, port=settings.server_port, proxy_headers=False)
+        server(build_app(service, extensions), settings.server_host, settings.server_port).run()
     finally:
         service.close()
 

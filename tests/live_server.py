@@ -6,9 +6,7 @@ import threading
 import time
 from typing import Any, Callable, Sequence
 
-import uvicorn
-
-from ui.server import build_app as build
+from ui.server import build_app as build, server
 
 
 def build_app(service: Any, extensions: Sequence[Callable[[], None]] = ()) -> Any:
@@ -24,9 +22,7 @@ class LiveServer:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
-        # proxy_headers off, as app.py serves it: X-Forwarded-For is read only as ANNEX_PROXY_HOPS says
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                                    proxy_headers=False))
+        self._server = server(app, "127.0.0.1", port, log_level="warning")  # as app.py serves it
         self._thread = threading.Thread(target=self._server.run, name="live-server", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 20

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import gradio as gr
+import uvicorn
 from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse
 from gradio.utils import get_upload_folder
@@ -42,6 +43,13 @@ def build_app(service: Service, extensions: Sequence[Callable[[], None]] = ()) -
     # max_file_size: Gradio's /gradio_api/upload refuses (413) a file over ANNEX_MAX_FILE_MB while it streams in.
     return gr.mount_gradio_app(app, demo, path="", mcp_server=service.settings.mcp_server,
                                max_file_size=service.settings.max_file_bytes, **look())
+
+
+def server(app: FastAPI, host: str, port: int, log_level: str = "info") -> uvicorn.Server:
+    """The uvicorn server app.py runs, and the tests' live server: the same app served the same way."""
+    # proxy_headers off: wrong tokens and upload shares read X-Forwarded-For themselves, as ANNEX_PROXY_HOPS says
+    # (ui/client.py); uvicorn's own reading would believe any client that connects from 127.0.0.1
+    return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, proxy_headers=False))
 
 
 def _no_deep_links() -> PlainTextResponse:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from kb.ingest.sync import sync_corpus
 from kb.service import open_service
 from kb.settings import load_settings
 from tests.conftest import DEMO_CORPUS
+from tests.live_server import LiveServer, build_app
 
 # A document written to attack the UI: markup and script in its title, body and attachment, a remote image,
 # and a template-literal. Every panel must show all of it as text. Its words (巡检口令, 暗号) occur nowhere else.
@@ -49,15 +49,7 @@ def service(tmp_path_factory, ui_corpus):
 
 @pytest.fixture(scope="session")
 def app_url(service):
-    """The Blocks launched on a free local port (no ui/api.py needed), shared by the client and browser tests."""
-    from ui.blocks import build_demo
-    from ui.theme import look
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    demo = build_demo(service)
-    demo.queue().launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                        show_error=True, **look())
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    """The app as app.py serves it (ui/server.py: the API, the upload share and each upload's own path, the
+    Blocks) on a free local port, shared by the client and browser tests."""
+    with LiveServer(build_app(service)) as server:
+        yield server.url + "/"

@@ -9,6 +9,7 @@ import re
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Callable
 
 import httpx
@@ -138,3 +139,33 @@ def test_the_token_box_lifts_the_upload_share_for_the_files_chosen_after_it(brow
     assert [d.name for d in written] == [big.name]
     for doc in written:  # the UI tests share one store: leave its libraries as they were
         tight.service.stores.ingestor.delete(doc.id)
+
+
+def test_two_tabs_sending_the_same_file_each_own_a_copy_and_one_closing_leaves_the_other_its_document(browser,
+                                                                                                      app_url, tmp_path):
+    """The app the tests launch is the one users run (ui/server.py): each upload is moved to a folder of its own
+    (ui/upload_owned.py), so a tab that closes takes its copy, never the other tab's."""
+    from gradio.utils import get_upload_folder
+    from playwright.sync_api import expect
+
+    plan = tmp_path / "白沙渡口同文件测试预案.md"
+    plan.write_text(PLAN.replace("青湾", "白沙"), encoding="utf-8")
+
+    def copies() -> list[Path]:
+        return sorted(Path(get_upload_folder()).glob(f"*/{plan.name}"))
+
+    with opened(browser, app_url) as first, opened(browser, app_url) as second:
+        for page in (first, second):
+            page.get_by_role("tab", name="知识库").click()
+            page.locator("input[type=file][accept*='.md']").set_input_files(str(plan))
+            expect(page.get_by_text(plan.name).first).to_be_visible(timeout=TIMEOUT)  # the File lists it
+        assert _until(lambda: len(copies()) == 2), copies()  # the same bytes, two files
+        assert all(re.fullmatch(r"[0-9a-f]{32}", p.parent.name) for p in copies())
+        first.context.close()  # the first tab closes before its 入库: its copy goes, and only its own
+        assert _until(lambda: len(copies()) == 1), copies()
+        second.get_by_role("button", name="入库", exact=True).click()
+        results = second.locator("#kb-results")
+        expect(results).to_contain_text("本会话私有库", timeout=TIMEOUT)
+        expect(results).to_contain_text(plan.name)
+        expect(results.get_by_text("1 个文件成功，0 个失败", exact=True)).to_be_visible()
+        assert _until(lambda: not copies())  # read, then removed
