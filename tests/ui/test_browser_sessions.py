@@ -83,6 +83,7 @@ def test_an_upload_waiting_for_a_worker_shows_its_place_in_the_queue(browser, se
     holders = [f"holder-{n}" for n in range(UPLOAD_WORKERS)]
     writes = served.service.stores.ingestor._lock  # held here: every ingest stops at its store write
     writes.acquire()
+    held = True  # whether this test still holds it: once released, the ingests and the sweep take it in turn
     try:
         busy = [threading.Thread(target=queue.call, args=("run_ingest", [[queue.upload(f"占位{n}.md", PLAN)], "", "",
                                                                       ""], session)) for n, session in enumerate(holders)]
@@ -96,9 +97,10 @@ def test_an_upload_waiting_for_a_worker_shows_its_place_in_the_queue(browser, se
             # and shown: with show_progress="hidden" the same line sits there at opacity 0 and height 0
             expect(tracker).to_have_css("opacity", "1", timeout=TIMEOUT)
             writes.release()
+            held = False
             expect(results).to_contain_text("本会话私有库", timeout=TIMEOUT)  # then it ran
     finally:
-        if writes.locked():
+        if held:  # never `writes.locked()`: after the release that is another thread's hold, not ours to release
             writes.release()
     for thread in busy:
         thread.join(60)
