@@ -144,20 +144,24 @@ class AgentPipeline(Pipeline):
         except TypeError as exc:
             return arguments, {"error": f"{call.name}: {exc}"}, f"错误：{exc}"
         try:
-            if call.name == "search_chunks":
-                library = str(arguments.get("library") or "")
-                if library and request.library_ids and library not in request.library_ids:
-                    raise ToolError(f"This question is limited to the libraries {', '.join(request.library_ids)}; "
-                                    f"search one of them, or leave library empty.")
-                libraries = (library,) if library else request.library_ids
-                result: Any = tools.search(arguments["query"], arguments.get("top_k", 8), libraries,
-                                                request.document_id)
-            else:
-                result = getattr(tools, call.name)(**arguments)
+            with self.read.readers.reading():  # a tool's retrieval runs on this CPU: a write steps aside for it
+                result = self._run_tool(tools, call.name, arguments, request)
         except ToolError as exc:
             return arguments, {"error": str(exc)}, f"错误：{exc}"
         gathered.add(call.name, result)
         return arguments, result, _summary(call.name, result)
+
+    @staticmethod
+    def _run_tool(tools: KnowledgeTools, name: str, arguments: dict, request: TurnRequest) -> Any:
+        """The tool's result; search_chunks is scoped to the turn's libraries and document."""
+        if name == "search_chunks":
+            library = str(arguments.get("library") or "")
+            if library and request.library_ids and library not in request.library_ids:
+                raise ToolError(f"This question is limited to the libraries {', '.join(request.library_ids)}; "
+                                f"search one of them, or leave library empty.")
+            libraries = (library,) if library else request.library_ids
+            return tools.search(arguments["query"], arguments.get("top_k", 8), libraries, request.document_id)
+        return getattr(tools, name)(**arguments)
 
     @property
     def tools_names(self) -> tuple[str, ...]:

@@ -237,3 +237,12 @@ def test_an_agent_model_that_ignores_max_tokens_is_stopped_naming_the_setting(se
     assert error and "ANNEX_LLM_MAX_TOKENS=64" in error[0]["message"] and "远超回答上限" in error[0]["message"]
     content = "".join(e.to_dict()["data"]["text"] for e in events if e.type == "content")
     assert "冲锋舟冲锋舟冲锋舟" not in content  # the overlong reply never reached the user
+
+
+def test_an_agent_turns_tool_calls_are_reading_so_a_write_steps_aside_for_them(service, fake, monkeypatch):
+    readers = service.pipeline.read.readers  # the ingestor's: its vector steps wait for the turns in flight
+    monkeypatch.setattr(readers, "_last_turn", float("-inf"))  # as if this process had never answered a turn
+    assert not readers.serving
+    fake.add(Script(tool_calls=[_call("search_chunks", query="东岭街道 冲锋舟", top_k=3)]), Script(content=ANSWER))
+    _run(service, fake)
+    assert readers.serving  # the tool call marked itself reading: uploads now write in small steps, after it
