@@ -22,6 +22,7 @@ from kb.answer.shapes import (
     with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
+from kb.answer.asked_measure import unsaid_measure
 from kb.answer.about import ATTACHED, about_words
 from kb.answer.dangling import deferred_labels
 from kb.answer.records import one_record
@@ -125,6 +126,8 @@ class ExtractiveAnswerer:
             return []  # 租金单价是多少 and the clause that matches best is 单价为＿＿元: the template leaves it blank
         if unsaid_kinds(question, [f"{c.lead}{c.text}" for c in chosen]):
             return []  # 投票在什么地点举行 and the lines that match give no place
+        if chosen and unsaid_measure(question, [f"{c.lead}{c.text}" for c in chosen]):
+            return []  # 大会议室能坐多少人 and the lines that match give a time, no number of people
         if only_named(question, [c.text for c in chosen]) and not any(deferred_labels(c.text, question) for c in chosen):
             return []  # 责任书的内容是什么 and the agenda's line 4. 签订安全生产目标责任书。 only names it
         # (a line that sends the reader to an attachment is left to kb/answer/gaps.py, which names the attachment
