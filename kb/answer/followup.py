@@ -28,6 +28,12 @@ _ELIDED = re.compile(r"^(?:那么|那|还有|另外|而|至于|如果是|要是|
 # 它的电话呢？ asks what that thing's 电话 is: a number for these attributes (是多少, as 电话是多少 is asked), else 是什么
 ASKED_OF, ASKED_NUMBER = "是什么？", "是多少？"
 NUMBERED = frozenset("电话 号码 手机 手机号 联系电话 数量 数目 总数 金额 费用 价格 比例 面积 长度 高度 宽度 重量 距离 时长".split())
+# 那张表里, 扩展项目名录中: where to look, not what to ask about
+_LOCATIVES = ("里", "中", "内", "上")
+_LOCATIVE = re.compile(r"(?:里面|里边|里头|当中|之中|里|中|内)$")
+# a range or an amount (五百万到一千万, 500-1000万元, 300毫升): what a tier of a rule is told by
+_NUMERAL = r"[0-9０-９.零〇一二两三四五六七八九十百千万亿]+"
+_AMOUNT = re.compile(rf"{_NUMERAL}\s*[^\s0-9，。？！、的]{{0,3}}?\s*(?:到|至|-|－|~|～|—)\s*{_NUMERAL}\s*[^\s0-9，。？！、的那]{{0,3}}")
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
 END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 
@@ -171,15 +177,20 @@ def _split_elided(what: str, naming: Titles) -> tuple[str, str]:
 def _substitute(what: str, before: str, naming: Titles) -> str:
     """The earlier question asked again of `what`. A document's name in it takes the place of the earlier one
     (西岭街道 for 东岭街道); the rest takes the place of the phrase it parallels (第三类 for 第二类, 黄色预警 for 蓝色预警:
-    the same head word), else of the thing the earlier question asked about (救生衣 for 冲锋舟)."""
+    the same head word; 一千万到五千万 for 五百万到一千万: a range for a range), else of the thing the earlier
+    question asked about (救生衣 for 冲锋舟). A phrase that says where to look (证券期货业那张表里) takes the place of
+    the earlier one's (银行业可疑交易报告里)."""
     if not what:
         return before  # 还有呢？: the same question again
     words = words_of(before)
     named, thing = _split_elided(what, naming)  # 西岭街道 of 西岭街道的救生衣: the document it names, then the thing
+    inside = _LOCATIVE.search(thing)
+    thing = thing[: inside.start()] if inside and inside.start() else thing  # 扩展项目名录里 → 扩展项目名录
     rest = [w for w in words_of(thing) if WORD_CHAR.search(w.text)]
     edits: list[tuple[tuple[int, int], str]] = []
     if thing:
-        span = parallel(rest, words, naming) or last_thing(words, naming)
+        span = (_range_of(thing, before) or parallel(rest, words, naming)
+                or (_looked_in(words) if inside else None) or last_thing(words, naming))
         if span is None:
             return what + before
         edits.append((span, thing))
@@ -191,6 +202,29 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
     for span, text in sorted(edits, reverse=True):  # right to left, so the earlier offsets still hold
         before = _replace(before, span, text)
     return before
+
+
+def _range_of(thing: str, before: str) -> tuple[int, int] | None:
+    """Where the earlier question gives a range or an amount when `thing` is one (要是一千万到五千万呢 after
+    …中标价五百万到一千万那一档…): the one it takes the place of."""
+    if not _AMOUNT.fullmatch(thing):
+        return None
+    found = _AMOUNT.search(before)
+    return found.span() if found else None
+
+
+def _looked_in(words: list[Word]) -> tuple[int, int] | None:
+    """The phrase the earlier question says to look in (银行业可疑交易报告 of …报告里“…”排第几): the words before its
+    first 里/中, back to punctuation or a function word."""
+    for i, w in enumerate(words):
+        if w.flag == "f" and w.text in _LOCATIVES and i:
+            k = i
+            while k > 0 and WORD_CHAR.search(words[k - 1].text) and words[k - 1].flag[0] not in "pcrumxy" \
+                    and not QUESTION_WORD.search(words[k - 1].text):
+                k -= 1  # 银行业|可疑|交易|报告: a verb inside a name stays (可疑)
+            if k < i:
+                return words[k].start, words[i - 1].end
+    return None
 
 
 def _resolve_reference(question: str, words: list[Word], at: int, before: str, naming: Titles,

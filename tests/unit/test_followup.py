@@ -112,3 +112,17 @@ def test_a_referring_phrase_with_an_attribute_asks_that_attribute_of_what_it_ref
     assert reading.standalone == "西岭街道防汛站的电话是多少？"  # 站, read by jieba as a verb, is the name's: it is written
     chief = read_question("他的职务呢？", ["绿洲化工园区应急指挥部总指挥是谁？"], TITLES)
     assert chief.standalone == "绿洲化工园区应急指挥部总指挥的职务是什么？"
+
+
+@pytest.mark.parametrize(("question", "before", "standalone"), [
+    # a range for a range: the tier of a fee schedule the user moves to
+    ("要是一千万到五千万呢？", "工程类招标，中标价五百万到一千万那一档费率是多少？", "工程类招标，中标价一千万到五千万那一档费率是多少？"),
+    ("那500-1000万元呢？", "中标金额100-500万元的服务费率是多少？", "中标金额500-1000万元的服务费率是多少？"),
+    # where to look, for where to look: another table or list of the same document
+    ("证券期货业那张表里呢？", "银行业可疑交易报告里“交易特征描述”排第几？", "证券期货业那张表里“交易特征描述”排第几？"),
+    ("扩展项目名录里呢？", "代表性项目名录里传统技艺有多少项？", "扩展项目名录里传统技艺有多少项？"),
+])
+def test_an_elided_range_or_place_to_look_takes_the_place_of_the_earlier_ones(question, before, standalone):
+    reading = read_question(question, [before], TITLES)
+    assert reading.how == ELLIPSIS and reading.standalone == standalone
+
