@@ -55,6 +55,10 @@ ENUMERATED = re.compile(
 # question names it (印花税暂行条例哪天开始实施). A plan's 预案 is no such word: every clause of a plan says 本预案.
 LAW_KINDS = "法|条例|办法|规定|细则|规范|规则|决定|解释"
 INTRODUCES = re.compile(r"[：:]\s*$")  # a sentence that introduces the list below it (按照以下标准给予奖励：)
+# The addressees a notice opens with (各区教育局、各直属学校：, 各学院、各有关部门：, 市政府各部门：): bodies, each
+# 各… or ending as a body's name ends, and a colon — to whom it is sent, not the lead-in of its numbered points.
+_BODY = r"(?:各[^、，,。；;：:\s]{1,12}|[^、，,。；;：:\s]{1,16}(?:单位|部门|学院|学校|局|委|办|厅|政府|公司|处|室|中心|委员会|街道|乡镇|社区|党委|党组|支部|集团|医院|机关))"
+ADDRESSEE = re.compile(rf"^{_BODY}(?:[、，,]{_BODY})*[：:]\s*$")
 _MARK_STYLES = str.maketrans({
     **dict.fromkeys("0123456789０１２３４５６７８９", "1"), **dict.fromkeys("一二三四五六七八九十", "一"),
     **dict.fromkeys("甲乙丙丁戊己庚辛壬癸", "甲"), **{chr(c): "①" for c in range(ord("①"), ord("⑳") + 1)},
@@ -90,7 +94,7 @@ class ListReader:
             under, self.style = self.lead, style
         else:
             self.end()
-        if INTRODUCES.search(stripped):
+        if INTRODUCES.search(stripped) and not ADDRESSEE.match(stripped):
             self.lead, self.style = (stripped if lead is None else lead), ""
         return under
 

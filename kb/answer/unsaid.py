@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping, Sequence
 
-from kb.answer.asked_kind import Kind, asked_kinds, gives
+from kb.answer.asked_kind import CALLING, KINDS, Kind, asked_kinds, gives
 from kb.answer.dangling import asks_which
 from kb.answer.forms import is_blank
 from kb.answer.numbers import has_number, plain_numbers
@@ -73,15 +73,19 @@ _CHINESE_DIGITS = str.maketrans("0123456789", "〇一二三四五六七八九")
 
 
 def unsaid_kinds(question: str, lines: Iterable[str]) -> bool:
-    """The question asks where or when, and none of the lines gives a place or a time (by a label or unlabelled)."""
-    kinds = tuple(k for k in asked_kinds(question) if k.labels[0] in _SHAPES)
+    """The question asks where or when, or for a value known by its shape (an address, a number to call, an account),
+    and none of the lines gives one (by a label or unlabelled)."""
+    # a value known by its shape is declined only when it is asked for (需要填账户的开户时间吗 asks whether)
+    asked = asked_kinds(question, (*KINDS, CALLING))
+    shaped = () if YES_NO.search(question) else tuple(k for k in asked if k.exact)
+    kinds = tuple(k for k in asked if k.labels[0] in _SHAPES or k in shaped)
     if not kinds or (_NOT_A_PLACE.search(question) and all(k.labels[0] == "地点" for k in kinds)):
         return False
     return not any(_says(line, kinds) for line in lines)
 
 
 def _says(line: str, kinds: tuple[Kind, ...]) -> bool:
-    return (gives(line, kinds) or any(_SHAPES[k.labels[0]].search(line) for k in kinds)
+    return (gives(line, kinds) or any(_SHAPES[k.labels[0]].search(line) for k in kinds if k.labels[0] in _SHAPES)
             or bool(_LATER.search(line)))
 
 

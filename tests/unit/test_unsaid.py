@@ -182,3 +182,36 @@ def test_a_place_named_generally_or_a_value_given_later_is_what_the_document_say
     assert not unsaid_kinds("培训的具体时间是什么时候？", ["（具体时间另行在资助群通知）"])
     # a list's lead names its items places
     assert not unsaid_kinds("国徽在哪里悬挂？", ["第五条 下列场所应当悬挂国徽：（一）北京天安门城楼、人民大会堂；"])
+
+
+# A competition notice: a contact by name, where to send the form — no number to call, no mail address
+CONTEST = "\n".join([
+    "关于举办2024年全市青少年科技创新大赛的通知",
+    "各区教育局、各直属学校：",
+    "一、比赛时间：2024年5月18日上午9:00。",
+    "二、比赛地点：市青少年宫三楼多功能厅。",
+    "三、报名方式：各校于5月10日前将报名表发送至市教育局装备中心，联系人：王老师。",
+    "四、咨询电话：0571-86503110（工作日），或发邮件至 kjds2024@hz.edu.cn。",
+])
+
+
+def test_a_number_to_call_or_an_address_is_known_by_its_shape_and_declined_when_no_line_writes_one():
+    sent = [source(1, "\n".join(CONTEST.splitlines()[:5]), doc_title="关于举办2024年全市青少年科技创新大赛的通知")]
+    assert quoted("王老师的电话是多少？", sent) == []  # the contact line names her, with no number
+    assert quoted("报名表发到哪个邮箱？", sent) == []  # a centre to send it to, no mail address
+    whole = [source(1, CONTEST, doc_title="关于举办2024年全市青少年科技创新大赛的通知")]
+    assert any("0571-86503110" in q for q in quoted("比赛的咨询电话是多少？", whole))
+    assert any("kjds2024@hz.edu.cn" in q for q in quoted("咨询邮箱是什么？", whole))
+    assert unsaid_kinds("应急办的联系方式？", ["应急办设在区政府三楼。"])
+    assert not unsaid_kinds("应急办的联系方式？", ["应急办：值班电话 84777777。"])
+    assert not unsaid_kinds("着火了打什么号码？", ["发生火情立即拨打火警119。"])
+    assert unsaid_kinds("报名费怎么交，打什么号码？", ["报名费每人100元，现场交纳。"])  # 100元 is no number to call
+    # 电话 as the way something is done asks for no number; whether a form asks for an account asks no account
+    assert not unsaid_kinds("发现事故后多长时间内要电话报告指挥部？", ["事发单位应在15分钟内电话报告指挥部办公室。"])
+    assert not unsaid_kinds("可疑交易报告要填账户的开户时间吗？", ["账户信息：开户时间、销户时间。"])
+
+
+def test_the_addressees_a_notice_opens_with_are_no_lead_in_of_its_points():
+    whole = [source(1, CONTEST, doc_title="关于举办2024年全市青少年科技创新大赛的通知")]
+    answer = quoted("比赛地点在哪？", whole)
+    assert any("市青少年宫三楼多功能厅" in q for q in answer) and not any("各直属学校" in q for q in answer)
