@@ -29,10 +29,17 @@ KIN = {
 ORDINAL_MEASURES = "排届轮次"
 ASKED = re.compile(rf"(?:多少|(?<![哪第])几)\s*([{''.join(KIN)}])|(?:哪几|第几)\s*([{ORDINAL_MEASURES}])")
 _NUMERAL = r"[0-9０-９零〇一二两三四五六七八九十百千万]"
-# 150人, 3-5排, 二十余项, 200万元, 约30多名, 7个工作日; 第3排
-_MEASURED = rf"{_NUMERAL}\s*(?:多|余|来)?\s*[万千百亿]?\s*(?:个)?\s*(?:工作)?(?:[{{kin}}])"
-# 人数：200, 金额（元）：3000, 名额(人): 5 — a labelled value in the measure
-_LABELLED = rf"[{{kin}}][^：:；;，,。\s]{{{{0,3}}}}[)）]?\s*[：:]\s*{_NUMERAL}"
+
+
+def _giving(kin: str) -> re.Pattern[str]:
+    """A number in one of the measures `kin`: beside it (150人, 3-5排, 二十余项, 200万元, 约30多名, 7个工作日; 第3排),
+    or as the measure of a labelled value (人数：200, 金额（元）：3000, 名额(人): 5)."""
+    measures = f"[{re.escape(kin)}]"
+    return re.compile(rf"{_NUMERAL}\s*(?:多|余|来)?\s*[万千百亿]?\s*(?:个)?\s*(?:工作)?{measures}"
+                      rf"|{measures}[^：:；;，,。\s]{{0,3}}[)）]?\s*[：:]\s*{_NUMERAL}")
+
+
+_GIVES = {measure: _giving(kin) for measure, kin in KIN.items()}
 
 
 def asked_measure(question: str) -> str:
@@ -43,8 +50,7 @@ def asked_measure(question: str) -> str:
 
 def gives_measure(text: str, measure: str) -> bool:
     """The line writes a number in the measure or one of its kin (150人, 第3排, 人数：200)."""
-    kin = re.escape(KIN[measure])
-    return bool(re.search(_MEASURED.format(kin=kin), text) or re.search(_LABELLED.format(kin=kin), text))
+    return bool(_GIVES[measure].search(text))
 
 
 def unsaid_measure(question: str, lines: Iterable[str]) -> bool:

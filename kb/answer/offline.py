@@ -124,10 +124,9 @@ class ExtractiveAnswerer:
         chosen = self._best(question, sources, context, covers)
         if chosen and asks(question).value and leaves_blank(chosen[0].text, tokenize(question)):
             return []  # 租金单价是多少 and the clause that matches best is 单价为＿＿元: the template leaves it blank
-        if unsaid_kinds(question, [f"{c.lead}{c.text}" for c in chosen]):
-            return []  # 投票在什么地点举行 and the lines that match give no place
-        if chosen and unsaid_measure(question, [f"{c.lead}{c.text}" for c in chosen]):
-            return []  # 大会议室能坐多少人 and the lines that match give a time, no number of people
+        lines = [f"{c.lead}{c.text}" for c in chosen]
+        if unsaid_kinds(question, lines) or unsaid_measure(question, lines):
+            return []  # 投票在什么地点举行 / 大会议室能坐多少人 and the lines that match give no place / no number of people
         if only_named(question, [c.text for c in chosen]) and not any(deferred_labels(c.text, question) for c in chosen):
             return []  # 责任书的内容是什么 and the agenda's line 4. 签订安全生产目标责任书。 only names it
         # (a line that sends the reader to an attachment is left to kb/answer/gaps.py, which names the attachment

@@ -76,9 +76,9 @@ def unsaid_kinds(question: str, lines: Iterable[str]) -> bool:
     """The question asks where or when, or for a value known by its shape (an address, a number to call, an account),
     and none of the lines gives one (by a label or unlabelled)."""
     # a value known by its shape is declined only when it is asked for (需要填账户的开户时间吗 asks whether)
-    asked = asked_kinds(question, (*KINDS, CALLING))
-    shaped = () if YES_NO.search(question) else tuple(k for k in asked if k.exact)
-    kinds = tuple(k for k in asked if k.labels[0] in _SHAPES or k in shaped)
+    whether = bool(YES_NO.search(question))
+    kinds = tuple(k for k in asked_kinds(question, (*KINDS, CALLING))
+                  if k.labels[0] in _SHAPES or (k.exact and not whether))
     if not kinds or (_NOT_A_PLACE.search(question) and all(k.labels[0] == "地点" for k in kinds)):
         return False
     return not any(_says(line, kinds) for line in lines)
