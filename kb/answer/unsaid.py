@@ -28,6 +28,7 @@ from kb.answer.question import TITLE, YES_NO
 from kb.answer.naming import abbreviates
 from kb.answer.question_words import words_of
 from kb.answer.units import folded
+from kb.labels import LABEL
 from kb.search.tokens import tokenize
 from kb.turn import Source
 
@@ -86,7 +87,14 @@ def unsaid_kinds(question: str, lines: Iterable[str]) -> bool:
 
 def _says(line: str, kinds: tuple[Kind, ...]) -> bool:
     return (gives(line, kinds) or any(_SHAPES[k.labels[0]].search(line) for k in kinds if k.labels[0] in _SHAPES)
-            or bool(_LATER.search(line)))
+            or bool(_LATER.search(line)) or _points(line, kinds))
+
+
+def _points(line: str, kinds: tuple[Kind, ...]) -> bool:
+    """The line sends the reader to an attachment for a value of the kind asked, in one clause (按附件9所列电话联系,
+    地点详见附件2): the document says where the value is written, and the hop brings it."""
+    return any(LABEL.search(clause) and any(word in clause for k in kinds for word in k.labels)
+               for clause in _CLAUSE.split(line))
 
 
 def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> list[str]:

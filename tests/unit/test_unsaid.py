@@ -211,6 +211,15 @@ def test_a_number_to_call_or_an_address_is_known_by_its_shape_and_declined_when_
     assert not unsaid_kinds("可疑交易报告要填账户的开户时间吗？", ["账户信息：开户时间、销户时间。"])
 
 
+def test_a_line_that_sends_the_reader_to_an_attachment_for_the_value_says_where_it_is():
+    # the graph mode's hop brings 附件9; the line is what a reader quotes before opening it
+    asked = "需要区级部门支援时打哪些电话？"
+    assert not unsaid_kinds(asked, ["需要区级部门和有关单位支援时，按附件9所列电话联系。"])
+    assert not unsaid_kinds("演练在哪里举行？", ["演练地点详见附件2。"])
+    # an attachment named in another clause says nothing of the number
+    assert unsaid_kinds(asked, ["报名表见附件1，支援单位须盖章。"])
+
+
 def test_the_addressees_a_notice_opens_with_are_no_lead_in_of_its_points():
     whole = [source(1, CONTEST, doc_title="关于举办2024年全市青少年科技创新大赛的通知")]
     answer = quoted("比赛地点在哪？", whole)
