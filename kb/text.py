@@ -55,6 +55,9 @@ ENUMERATED = re.compile(
 # question names it (印花税暂行条例哪天开始实施). A plan's 预案 is no such word: every clause of a plan says 本预案.
 LAW_KINDS = "法|条例|办法|规定|细则|规范|规则|决定|解释"
 INTRODUCES = re.compile(r"[：:]\s*$")  # a sentence that introduces the list below it (按照以下标准给予奖励：)
+# A short label that opens a list with its first item on the same line (附件：1、查处酒后驾驶操作规程, 主要职责：1.负责…):
+# the lines below with the same mark are its items too
+_OPENS_INLINE = re.compile(r"^(?P<lead>[^：:，,。；;！？!?\s]{1,12}[：:])\s*(?P<first>\S.*)$")
 # The addressees a notice opens with (各区教育局、各直属学校：, 各学院、各有关部门：, 市政府各部门：): bodies, each
 # 各… or ending as a body's name ends, and a colon — to whom it is sent, not the lead-in of its numbered points.
 _BODY = r"(?:各[^、，,。；;：:\s]{1,12}|[^、，,。；;：:\s]{1,16}(?:单位|部门|学院|学校|局|委|办|厅|政府|公司|处|室|中心|委员会|街道|乡镇|社区|党委|党组|支部|集团|医院|机关))"
@@ -65,6 +68,12 @@ _MARK_STYLES = str.maketrans({
     **{chr(c): "A" for c in [*range(ord("A"), ord("Z") + 1), *range(ord("a"), ord("z") + 1)]},
     "(": "（", ")": "）", ".": "．",
 })
+
+
+def opens_inline(line: str) -> tuple[str, str] | None:
+    """The label and the first item of a line that opens a list on itself (附件： | 1、查处酒后驾驶操作规程), or None."""
+    opens = _OPENS_INLINE.match(line.strip())
+    return (opens.group("lead"), opens.group("first")) if opens and enumeration_style(opens.group("first")) else None
 
 
 def enumeration_style(line: str) -> str:
@@ -96,6 +105,8 @@ class ListReader:
             self.end()
         if INTRODUCES.search(stripped) and not ADDRESSEE.match(stripped):
             self.lead, self.style = (stripped if lead is None else lead), ""
+        elif not under and (opened := opens_inline(stripped)):
+            self.lead, self.style = opened[0], enumeration_style(opened[1])
         return under
 
     def end(self) -> None:

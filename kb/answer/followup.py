@@ -31,9 +31,14 @@ NUMBERED = frozenset("电话 号码 手机 手机号 联系电话 数量 数目 
 # 那张表里, 扩展项目名录中: where to look, not what to ask about
 _LOCATIVES = ("里", "中", "内", "上")
 _LOCATIVE = re.compile(r"(?:里面|里边|里头|当中|之中|里|中|内)$")
-# a range or an amount (五百万到一千万, 500-1000万元, 300毫升): what a tier of a rule is told by
+# a tier of a rule, told by a range (五百万到一千万, 500-1000万元, 10万到20万) or a bound (1000元以下): its unit is one a
+# tier is counted in, so the question's own words after it (…20万怎么收) stay the question's
 _NUMERAL = r"[0-9０-９.零〇一二两三四五六七八九十百千万亿]+"
-_AMOUNT = re.compile(rf"{_NUMERAL}\s*[^\s0-9，。？！、的]{{0,3}}?\s*(?:到|至|-|－|~|～|—)\s*{_NUMERAL}\s*[^\s0-9，。？！、的那]{{0,3}}")
+_UNIT = (r"(?:%|％|‰|[万亿千百]?(?:元|人|名|户|吨|千克|公斤|克|亩|公顷|平方米|立方米|米|公里|千米|毫升|升|辆|台|个|件|家|所|"
+         r"张|周岁|岁|年|个月|月|天|日|小时|分钟|倍|度|分))?")
+_AMOUNT = re.compile(rf"{_NUMERAL}\s*{_UNIT}\s*(?:到|至|-|－|~|～|—)\s*{_NUMERAL}\s*{_UNIT}"
+                     rf"|{_NUMERAL}\s*{_UNIT}\s*(?:及|或)?(?:以下|以上|以内|之内)")
+_INSIDE = re.compile(r"^\s*(?:那么?)?(?:这|那)?(?:里面|里边|里头|其中|当中|上面)")  # a question that opens inside something
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
 END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 
@@ -99,7 +104,7 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     refer = next((i for i, w in enumerate(words) if refers(w)), None)
     if refer is not None and not any(w.start < words[refer].start for w in own):
         return Reading(question, _resolve_reference(question, words, refer, before, naming), before, ANAPHORA)
-    if not own:
+    if not own or _INSIDE.match(question):  # 里面有哪些人？: inside what the earlier question asked about
         subject = _asked_about(before, naming)
         if subject:
             return Reading(question, subject + question.strip(), before, NO_SUBJECT)
@@ -166,6 +171,8 @@ def _relabelled(what: str, before: str) -> str:
 def _split_elided(what: str, naming: Titles) -> tuple[str, str]:
     """An elided phrase as the document it names, if any, and the thing it asks about (西岭街道 | 救生衣 of
     西岭街道的救生衣)."""
+    if _AMOUNT.fullmatch(what):
+        return "", what  # 10万到20万: a tier, whatever title its digits occur in
     mine = [w for w in words_of(what) if WORD_CHAR.search(w.text)]
     lead = 0
     while lead < len(mine) and naming.holds(mine[lead].text):
@@ -270,6 +277,9 @@ def _asked_about(before: str, naming: Titles) -> str:
     a question with no subject of its own continues."""
     words = words_of(before)
     title, thing = title_span(words, naming), last_thing(words, naming)
+    label = next(reversed(list(LABEL.finditer(before))), None)
+    if label:  # 附件二 is one name, though jieba reads 二 a number; a thing after it is inside it (附件4里灭火器)
+        thing = (label.start(), max(label.end(), thing[1] if thing and thing[0] >= label.start() else 0))
     if title and thing and title[1] == thing[0]:
         return before[title[0]:thing[1]]
     return "".join(before[span[0]:span[1]] for span in (title, thing) if span)

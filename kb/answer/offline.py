@@ -41,7 +41,7 @@ from kb.answer.question import (
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
 )
 from kb.search.tokens import is_dictionary_word, tokenize
-from kb.text import INTRODUCES
+from kb.text import INTRODUCES, opens_inline
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -317,7 +317,8 @@ class ExtractiveAnswerer:
             shaped = owned(candidates[0], weights)
         if shaped:
             return shaped
-        if wants.list and (candidates[0].item or candidates[0].lead):  # a law's （一）…的； is an item of its lead-in
+        if wants.list and (candidates[0].item or candidates[0].lead or opens_inline(candidates[0].text)):
+            # a law's （一）…的； is an item of its lead-in; 主要职责：1、…； opens its list
             return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):
             return introduced(candidates[0])

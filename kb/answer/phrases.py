@@ -13,6 +13,7 @@ from kb.text import fold_case
 # What a question asks with: a phrase that holds one is a question of its own, not an elided one.
 QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
 # A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
+_HOW = re.compile(r"怎么|怎样|怎么样|如何|咋|怎")  # the question words of a manner: a verb follows them
 DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
 NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
 # Words that frame what is asked rather than name it (存放地点在哪里): no subject of their own.
@@ -114,10 +115,13 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
 
 def is_function(w: Word, before: Word | None) -> bool:
     """A word that ends a noun phrase: punctuation, a particle or preposition, a question word, a number, a pronoun;
-    a lone character right after a question word is what is counted (多少人)."""
+    a lone character right after a question word is what is counted (多少人); the word right after 怎么/如何 is what
+    is done (怎么收税: jieba tags 收税 a noun)."""
     if not WORD_CHAR.search(w.text) or QUESTION_WORD.search(w.text) or fold_case(w.text) in STOPWORDS:
         return True
     if w.flag[0] in "pcuyedro" or (w.flag == "m" and not w.text.startswith("第")):
+        return True
+    if before is not None and _HOW.fullmatch(before.text):
         return True
     return len(w.text) == 1 and before is not None and bool(QUESTION_WORD.search(before.text))
 

@@ -13,7 +13,7 @@ from kb.answer.gaps import shared_run
 from kb.answer.phrases import QUESTION_WORD
 from kb.answer.units import folded, is_heading, read_units, words
 from kb.labels import LABEL, make_label
-from kb.text import ENUMERATED, INTRODUCES
+from kb.text import ENUMERATED, INTRODUCES, opens_inline
 from kb.turn import Source
 
 MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
@@ -147,6 +147,8 @@ def with_leads(chosen: Sequence[Candidate]) -> list[Candidate]:
             quoted.add(above)
             out.append(replace(c, text=above, item=False, lead="", heading=""))
         quoted.add(c.text.strip())
+        if opened := opens_inline(c.text):
+            quoted.add(opened[0])  # 附件：1、… is its items' lead-in already
         out.append(c)
         if INTRODUCES.search(c.text) and not c.lead:
             for unit in introduced(c)[1:]:
@@ -206,12 +208,12 @@ def owned(best: Candidate, weights: Mapping[str, float], itself: bool = False) -
     return head + entries if entries else []
 
 
-def _led(best: Candidate) -> list[Candidate]:
-    """Every item under the best item's lead-in, in order: the lead-in answers, so all its items do, those that hold
-    no word of the question too (4）尾矿库 under 本指南不适用于下列情况的…：)."""
+def _led(best: Candidate, lead: str = "") -> list[Candidate]:
+    """Every item under the best item's lead-in (or `lead`), in order: the lead-in answers, so all its items do, those
+    that hold no word of the question too (4）尾矿库 under 本指南不适用于下列情况的…：)."""
     units = read_units(best.source.text, best.source.preamble)
     return [Candidate(best.source, u.text, best.coverage, i, True, best.focused, u.lead)
-            for i, u in enumerate(units) if u.lead == best.lead][:MAX_LIST_ITEMS]
+            for i, u in enumerate(units) if u.lead == (lead or best.lead)][:MAX_LIST_ITEMS]
 
 
 def list_items(candidates: Sequence[Candidate], quoted: Sequence[str] = ()) -> list[Candidate]:
@@ -221,6 +223,8 @@ def list_items(candidates: Sequence[Candidate], quoted: Sequence[str] = ()) -> l
     best = candidates[0]
     if best.lead:
         return _led(best)
+    if opened := opens_inline(best.text):  # 附件：1、查处酒后驾驶操作规程 opens the list 2、… go on
+        return [best, *_led(best, opened[0])][:MAX_LIST_ITEMS]
     floor = best.coverage * LIST_FLOOR
     items = [c for c in candidates if c.source.n == best.source.n and c.item
              and (c.focused if best.focused else c.coverage >= floor)]

@@ -235,3 +235,13 @@ def test_a_joined_table_row_whose_edge_cells_are_empty_keeps_its_columns():
                     [source(1, joined, "附件5", "有关应急部门、机构或人员的联系方式",
                             doc_title="西安新兴紫楹台酒店有限公司生产安全事故应急预案")])
     assert "序号：8；单位名称：秦华天然气客服；联系电话：029-96777" in answer, answer
+
+
+def test_a_list_that_opens_on_its_labels_line_is_quoted_whole():
+    # a rule's list of attachments, its first entry on the 附件： line, the others below it (blank lines between)
+    text = "\n\n".join(["本规范自2009年1月1日起施行。", "附件：1、查处酒后驾驶操作规程", "2、查处违反装载规定违法行为操作规程",
+                        "3、查处超速行驶操作规程", "附件1：查处酒后驾驶操作规程"])
+    answer = quoted("这个规范有哪些附件？", [source(1, text, doc_title="交通警察道路执勤执法工作规范")])
+    assert answer == ["附件：1、查处酒后驾驶操作规程", "2、查处违反装载规定违法行为操作规程", "3、查处超速行驶操作规程"]
+    duties = "主要职责：1、负责值班值守；\n2、负责信息报送；\n3、负责物资调配。\n二、工作要求"
+    assert quoted("主要职责有哪些？", [source(1, duties)])[-1] == "3、负责物资调配。"

@@ -23,11 +23,15 @@ BOATS = "东岭街道有几艘冲锋舟？存放在哪里？"
     ("那警戒疏散组呢？", "滨江物流园现场处置组组长是谁，组里有几个人？", ELLIPSIS,
      "滨江物流园警戒疏散组组长是谁，组里有几个人？"),
     ("那么园区污水处理厂的呢？", "园区公共应急事故池的有效容积是多少？", ELLIPSIS, "园区公共污水处理厂的有效容积是多少？"),
+    ("那固体废物呢？", "餐厨垃圾里的油脂怎么收费？", ELLIPSIS, "餐厨垃圾里的固体废物怎么收费？"),  # 怎么收费: a verb
     ("它的负责人是谁？", "东岭中学体育馆可以安置多少人？", ANAPHORA, "东岭中学体育馆的负责人是谁？"),
     ("该村的崩塌隐患点影响多少人？", "西岭街道下湾村的防汛责任人是谁？", ANAPHORA, "西岭街道下湾村的崩塌隐患点影响多少人？"),
     ("该预案的附件有哪些？", BOATS, ANAPHORA, "东岭街道预案的附件有哪些？"),
     ("他的电话是多少？", "绿洲化工园区应急指挥部总指挥是谁？", ANAPHORA, "绿洲化工园区应急指挥部总指挥的电话是多少？"),
     ("存放在哪里？", "西岭街道有几台移动排水泵？", NO_SUBJECT, "西岭街道移动排水泵存放在哪里？"),
+    # inside the attachment the earlier question named, its number and all (jieba reads 二 as a number)
+    ("里面写了什么？", "西岭街道防汛应急预案的附件二是什么？", NO_SUBJECT, "西岭街道防汛应急预案附件二里面写了什么？"),
+    ("里面有哪些人？", "绿洲化工园区附件3叫什么？", NO_SUBJECT, "绿洲化工园区附件3里面有哪些人？"),
 ])
 def test_a_follow_up_is_read_as_the_question_it_continues(question, before, how, standalone):
     reading = read_question(question, ["火星上有猫吗？", before], TITLES)
@@ -118,11 +122,15 @@ def test_a_referring_phrase_with_an_attribute_asks_that_attribute_of_what_it_ref
     # a range for a range: the tier of a fee schedule the user moves to
     ("要是一千万到五千万呢？", "工程类招标，中标价五百万到一千万那一档费率是多少？", "工程类招标，中标价一千万到五千万那一档费率是多少？"),
     ("那500-1000万元呢？", "中标金额100-500万元的服务费率是多少？", "中标金额500-1000万元的服务费率是多少？"),
+    # a bound is a tier too, and the question's words after a tier stay its own (…20万怎么收); the tier's digits are
+    # no document's name, though a title's date holds 10
+    ("10万到20万的呢？", "仲裁争议金额1000元以下怎么收？", "仲裁争议金额10万到20万怎么收？"),
+    ("100万以上呢？", "仲裁争议金额10万到20万怎么收？", "仲裁争议金额100万以上怎么收？"),
     # where to look, for where to look: another table or list of the same document
     ("证券期货业那张表里呢？", "银行业可疑交易报告里“交易特征描述”排第几？", "证券期货业那张表里“交易特征描述”排第几？"),
     ("扩展项目名录里呢？", "代表性项目名录里传统技艺有多少项？", "扩展项目名录里传统技艺有多少项？"),
 ])
 def test_an_elided_range_or_place_to_look_takes_the_place_of_the_earlier_ones(question, before, standalone):
-    reading = read_question(question, [before], TITLES)
+    reading = read_question(question, [before], (*TITLES, "环境保护税法(2018-10-26)"))
     assert reading.how == ELLIPSIS and reading.standalone == standalone
 
