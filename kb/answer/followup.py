@@ -21,8 +21,9 @@ from kb.answer.phrases import (
 from kb.answer.question_words import Titles, Word, words_of
 from kb.labels import LABEL
 
-ELLIPSIS, ANAPHORA, NO_SUBJECT, ORDINAL = "ellipsis", "anaphora", "no_subject", "ordinal"
-HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语", ORDINAL: "序数指代"}  # named in the turn's thinking
+ELLIPSIS, ANAPHORA, NO_SUBJECT, ORDINAL, DOCUMENT = "ellipsis", "anaphora", "no_subject", "ordinal", "document"
+HOW = {ELLIPSIS: "省略", ANAPHORA: "指代", NO_SUBJECT: "缺主语", ORDINAL: "序数指代",
+       DOCUMENT: "同一文件"}  # named in the turn's thinking
 # `那西岭街道呢？` `还有救生衣呢？`: the connective before an elided phrase, and the phrase.
 _ELIDED = re.compile(r"^(?:那么|那|还有|另外|而|至于|如果是|要是|换成)?(?P<what>.*?)的?呢$")
 # 它的电话呢？ asks what that thing's 电话 is: a number for these attributes (是多少, as 电话是多少 is asked), else 是什么
@@ -108,7 +109,24 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         subject = _asked_about(before, naming)
         if subject:
             return Reading(question, subject + question.strip(), before, NO_SUBJECT)
+    document = _carried_document(question, words, before, naming, together)
+    if document:
+        return Reading(question, document + question.strip(), before, DOCUMENT)
     return Reading(question, question)
+
+
+def _carried_document(question: str, words: list[Word], before: str, naming: Titles,
+                      together: Callable[[str, str, bool], bool] | None) -> str:
+    """The document the earlier question named, when this one names none and that document writes its subject
+    (普通许可证有效期多久？ after 海洋倾废要申请什么许可证？): a conversation stays with its document, as a reader
+    asked a new question about the law in front of them reads it in that law, not in another that shares a word."""
+    if together is None or title_span(words, naming) is not None:
+        return ""
+    document = _document_named(before, naming)
+    subject = next((w.text for w in words if is_subject(w)), "")
+    if not document or not subject or not together(document, subject, True):
+        return ""
+    return document
 
 
 def without_end(question: str) -> str:
@@ -124,7 +142,8 @@ def _leaned_on(what: str, earlier: Sequence[str], naming: Titles,
     """The earlier question an elided one continues: the most recent whose subject — the phrase `what` takes the
     place of, or the thing it asked about when `what` names a document — the knowledge base writes in one part of a
     document with `what` (消防服 beside 灭火器 in one 物资清单), or in the document `what` names (西岭街道's plan holds
-    冲锋舟); the last question when none does or when there is nothing to test."""
+    冲锋舟), or the last question when one document writes both; the last question when none does or when there is
+    nothing to test."""
     asked = [q for q in earlier if q.strip()]
     if together is None or len(asked) < 2 or not what:
         return earlier[-1]
@@ -139,7 +158,16 @@ def _leaned_on(what: str, earlier: Sequence[str], naming: Titles,
             # one that asks about the document's own subject (餐厨垃圾如何处理) leaves no thing to ask of another
         if span is not None and together(thing or named, before[span[0]:span[1]], not thing):
             return before
+        if before is asked[-1] and span is not None and thing and _nominal(words, span) \
+                and together(thing, before[span[0]:span[1]], True):
+            return before  # the last question asked of a thing the same document writes (氨的临界量…, then 那氯气呢)
     return earlier[-1]
+
+
+def _nominal(words: list[Word], span: tuple[int, int]) -> bool:
+    """The words of the span name a thing (氨, 正压式空气呼吸器), not an act jieba tags a noun too (巡查 vn)."""
+    inside = [w for w in words if span[0] <= w.start < span[1] and WORD_CHAR.search(w.text)]
+    return bool(inside) and all(w.flag != "vn" and w.flag.startswith(("n", "l", "i", "j", "eng")) for w in inside)
 
 
 def _referred(what: str, mine: list[Word], earlier: Sequence[str], naming: Titles,

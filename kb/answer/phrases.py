@@ -17,7 +17,8 @@ _HOW = re.compile(r"怎么|怎样|怎么样|如何|咋|怎")  # the question wor
 DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
 NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
 # Words that frame what is asked rather than name it (存放地点在哪里): no subject of their own.
-FRAME_NOUNS = frozenset("时候 时间 地点 地方 位置 方位 方式 方法 办法 要求 情形 问题 答案 东西 人员 单位 部门".split())
+FRAME_NOUNS = frozenset("时候 时间 地点 地方 位置 方位 方式 方法 办法 要求 情形 问题 答案 东西 人员 单位 部门 "
+                         "格式 样式 模板 流程 步骤 程序 期限 有效期".split())  # 格式是什么样的: of the last thing
 # A role or a contact detail asked alone (联系人是谁？ 传真号多少？ 邮箱呢？) is asked of what the last question was about.
 CONTACT_NOUNS = frozenset("联系人 负责人 传真 传真号 邮箱 电子邮箱 邮件 地址 网址 账号 账户 帐户 帐号 开户行 邮编".split())
 # Parts of speech of a subject's words; jieba tags some nouns as idioms (冲锋舟 i, 呼吸器 l) and suffixes k (正压式).

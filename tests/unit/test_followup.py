@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from kb.answer.followup import ANAPHORA, ELLIPSIS, NO_SUBJECT, read_question
+from kb.answer.followup import DOCUMENT, ANAPHORA, ELLIPSIS, NO_SUBJECT, read_question
 from tests.conftest import DATA_DIR
 
 TITLES = ("东岭街道防汛应急预案", "西岭街道防汛应急预案", "示范市餐厨垃圾管理办法", "绿洲化工园区突发环境事件应急预案",
@@ -29,6 +29,8 @@ BOATS = "东岭街道有几艘冲锋舟？存放在哪里？"
     ("该预案的附件有哪些？", BOATS, ANAPHORA, "东岭街道预案的附件有哪些？"),
     ("他的电话是多少？", "绿洲化工园区应急指挥部总指挥是谁？", ANAPHORA, "绿洲化工园区应急指挥部总指挥的电话是多少？"),
     ("存放在哪里？", "西岭街道有几台移动排水泵？", NO_SUBJECT, "西岭街道移动排水泵存放在哪里？"),
+    ("格式是什么样的？", "司法建议书要写哪些内容？", NO_SUBJECT, "司法建议书格式是什么样的？"),  # 格式 frames what is asked
+    ("有效期多久？", "海洋倾废要申请什么许可证？", NO_SUBJECT, "许可证有效期多久？"),
     # inside the attachment the earlier question named, its number and all (jieba reads 二 as a number)
     ("里面写了什么？", "西岭街道防汛应急预案的附件二是什么？", NO_SUBJECT, "西岭街道防汛应急预案附件二里面写了什么？"),
     ("里面有哪些人？", "绿洲化工园区附件3叫什么？", NO_SUBJECT, "绿洲化工园区附件3里面有哪些人？"),
@@ -84,6 +86,25 @@ def test_an_elided_question_leans_on_the_most_recent_question_whose_subject_is_w
     assert read_question("救生衣呢？", [BOATS, hospital], TITLES).continues == hospital
 
 
+def test_an_elided_question_leans_on_the_last_question_when_one_document_writes_both_subjects():
+    # a guide's 附录B lists 氨 (not 氯气); its 附录C names 氯气 among other 物质: one document, two parts
+    parts = {"氨": {("guide", "附录B")}, "氯气": {("guide", "附录C")}, "物质": {("guide", "附录B"), ("guide", "附录C")},
+             "巡查": {("guide", "正文")}}
+
+    def together(a: str, b: str, document: bool) -> bool:
+        held = {doc if document else (doc, part) for doc, part in parts.get(a, ())}
+        return bool(held & {doc if document else (doc, part) for doc, part in parts.get(b, ())})
+
+    reading = read_question("那氯气呢？", ["附录B里面有哪些物质？", "氨的临界量是多少？"], TITLES, together)
+    assert reading.continues == "氨的临界量是多少？" and reading.standalone == "氯气的临界量是多少？"
+    # an aside about another document is still leaned past
+    aside = read_question("那氯气呢？", ["附录B里面有哪些物质？", "餐厨垃圾如何处理？"], TITLES, together)
+    assert aside.continues == "附录B里面有哪些物质？"
+    # an act the same document writes (巡查, which jieba tags a noun) is no thing to ask 氯气 in place of
+    act = read_question("那氯气呢？", ["附录B里面有哪些物质？", "各社区多久巡查一次？"], TITLES, together)
+    assert act.continues == "附录B里面有哪些物质？"
+
+
 def test_a_document_named_alone_leans_past_a_question_about_another_documents_own_subject():
     # 餐厨垃圾如何处理？ asks about what its document is named for: nothing in it can be asked of 西岭街道's plan
     def together(a: str, b: str, document: bool) -> bool:
@@ -134,3 +155,16 @@ def test_an_elided_range_or_place_to_look_takes_the_place_of_the_earlier_ones(qu
     reading = read_question(question, [before], (*TITLES, "环境保护税法(2018-10-26)"))
     assert reading.how == ELLIPSIS and reading.standalone == standalone
 
+
+
+def test_a_new_question_naming_no_document_stays_with_the_document_the_conversation_is_about():
+    plans = {"西岭街道防汛应急预案": "冲锋舟 救生衣 移动排水泵", "青禾县人民医院火灾事故应急预案": "消防过滤式自救呼吸器 救生衣"}
+
+    def together(a: str, b: str, document: bool) -> bool:
+        return any(a in title and b in text for title, text in plans.items())
+
+    reading = read_question("移动排水泵有几台？", ["西岭街道有几艘冲锋舟？"], TITLES, together)
+    assert reading.how == DOCUMENT and reading.standalone == "西岭街道移动排水泵有几台？"
+    # read alone: a subject that document does not write, or a question that names its own document
+    assert not read_question("呼吸器有多少具？", ["西岭街道有几艘冲锋舟？"], TITLES, together).follows
+    assert not read_question("青禾县人民医院有几件救生衣？", ["西岭街道有几艘冲锋舟？"], TITLES, together).follows
