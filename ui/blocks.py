@@ -18,6 +18,7 @@ from ui.compare.tab import build_compare_tab
 from ui.evaluation.tab import build_eval_tab
 from ui.library.render import PRIVATE_LIBRARY, library_choices
 from ui.library.tab import build_knowledge_tab
+from ui.page_state import PageState
 from ui.theme import CSS, THEME
 from ui.uploaded import SessionUploads
 
@@ -146,7 +147,13 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library
             trigger(libraries, knobs[0], knobs[0], api_visibility="private", show_progress="hidden")
-        demo.unload(kb_tab.handlers.end_session)  # the tab closed: its private library and its uploads go
+        pages = PageState(demo)
+
+        def end_page(request: gr.Request) -> None:  # the tab closed: its private library, its uploads, what it showed
+            kb_tab.handlers.end_session(request)
+            pages.forget(request.session_hash)
+
+        demo.unload(end_page)
     return demo
 
 
