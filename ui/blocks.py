@@ -143,6 +143,9 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private",
                   show_progress="hidden")
         wire_share(share, handlers, components, asked, outputs, _positional, demo.load)
+        # a delete that took the chat's conversation (it quoted a private document) empties the chat at once
+        kb_tab.deleted.then(lambda c, o: _positional(handlers.after_delete(c, o)), [conversation, owner], outputs,
+                            api_visibility="private", show_progress="hidden")
         refresh_fn, refresh_inputs, refresh_outputs = kb_tab.refresh
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library

@@ -175,6 +175,35 @@ def test_a_closed_tab_leaves_no_copy_of_its_private_document_on_the_server(brows
         assert not _holding(gradio_app, WATCHWORD)
 
 
+def test_deleting_the_private_document_the_chat_quoted_empties_the_chat_and_marks_its_line_deleted(browser,
+                                                                                                  served_app, tmp_path):
+    from playwright.sync_api import expect
+
+    served, _ = served_app
+    plan = tmp_path / "苇岸码头值守办法.md"
+    plan.write_text(PRIVATE_PLAN, encoding="utf-8")
+    with opened(browser, served.url) as page:
+        _upload(page, plan)
+        results = page.locator("#kb-results")
+        expect(results).to_contain_text("已入库", timeout=TIMEOUT)
+        _ask(page, "苇岸码头的夜间暗号是什么？")
+        expect(page.locator("#annex-chat")).to_contain_text(WATCHWORD, timeout=TIMEOUT)
+        page.get_by_role("tab", name="知识库").click()
+        page.get_by_label("查看文档").click()
+        page.get_by_role("option", name=re.compile("苇岸码头值守办法")).click()
+        page.locator("#kb-confirm input").check()
+        page.get_by_role("button", name="删除该文档").click()
+        expect(results).to_contain_text("已删除", timeout=TIMEOUT)  # the upload's line, no longer 已入库
+        expect(results).not_to_contain_text("已入库")
+        expect(page.locator("[data-testid='toast-body']").filter(has_text="问答页已清空")).to_be_visible(timeout=TIMEOUT)
+        page.get_by_role("tab", name="问答").click()
+        expect(page.locator("#annex-chat")).not_to_contain_text(WATCHWORD, timeout=TIMEOUT)
+        expect(page.locator("#annex-citations")).not_to_contain_text(WATCHWORD)
+        _ask(page, EXAMPLES[0])  # the next question starts a new conversation, without an English toast
+        expect(page.locator("#annex-chat")).to_contain_text("18000", timeout=TIMEOUT)
+        assert page.get_by_text("Unknown conversation").count() == 0
+
+
 def test_an_upload_waiting_for_a_worker_shows_its_place_in_the_queue(browser, served, tmp_path):
     from playwright.sync_api import expect
 
