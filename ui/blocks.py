@@ -18,6 +18,7 @@ from ui.compare.tab import build_compare_tab
 from ui.evaluation.tab import build_eval_tab
 from ui.library.render import PRIVATE_LIBRARY, library_choices
 from ui.library.tab import build_knowledge_tab
+from ui.page_state import PageState
 from ui.theme import CSS, THEME
 from ui.uploaded import SessionUploads
 
@@ -142,11 +143,20 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
         demo.load(lambda o: _positional(handlers.on_load(o)), owner, outputs, api_visibility="private",
                   show_progress="hidden")
         wire_share(share, handlers, components, asked, outputs, _positional, demo.load)
+        # a delete that took the chat's conversation (it quoted a private document) empties the chat at once
+        kb_tab.deleted.then(lambda c, o: _positional(handlers.after_delete(c, o)), [conversation, owner], outputs,
+                            api_visibility="private", show_progress="hidden")
         refresh_fn, refresh_inputs, refresh_outputs = kb_tab.refresh
         kb_page.select(refresh_fn, refresh_inputs, refresh_outputs, api_visibility="private")
         for trigger in (demo.load, *(event.then for event in kb_tab.changed)):  # another session may add a library
             trigger(libraries, knobs[0], knobs[0], api_visibility="private", show_progress="hidden")
-        demo.unload(kb_tab.handlers.end_session)  # the tab closed: its private library and its uploads go
+        pages = PageState(demo)
+
+        def end_page(request: gr.Request) -> None:  # the tab closed: its private library, its uploads, what it showed
+            kb_tab.handlers.end_session(request)
+            pages.forget(request.session_hash)
+
+        demo.unload(end_page)
     return demo
 
 

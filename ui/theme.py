@@ -61,6 +61,8 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
   vertical-align: top; }
 .kb-table tr.kb-error td { color: #b91c1c; }
 .kb-table tr.kb-ok td:first-child { color: #15803d; }
+.kb-table tr.kb-gone td { color: #6b7280; }
+.kb-table tr.kb-gone td:nth-child(3) { text-decoration: line-through; }
 .kb-dangling { color: #b91c1c; }
 .kb-summary { font-weight: 600; margin-bottom: 4px; }
 .kb-meta { color: var(--body-text-color-subdued); font-size: 0.8rem; }

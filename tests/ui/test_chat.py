@@ -127,6 +127,27 @@ def test_a_question_in_a_conversation_gone_from_the_history_opens_a_new_one_and_
             "conversations": gr.update(value=None)}
 
 
+def test_deleting_a_document_the_chat_quoted_empties_the_chat_at_once_and_says_why(handlers, service, tmp_path):
+    note = tmp_path / "值守安排.md"
+    note.write_text("# 本周值守安排\n值守员：周岚，电话0571-87651111。\n", encoding="utf-8")
+    [stored] = service.stores.ingestor.ingest([note], "deleted-lib")
+    _, kept = ask(handlers, QUESTION, owner="delete-owner")
+    _, quoting = ask(handlers, "本周值守员的电话是多少？", owner="delete-owner", knobs=(["deleted-lib"], *KNOBS[1:]))
+    assert "0571-87651111" in quoting["turns"][-1].answer
+    assert service.stores.ingestor.delete(stored.document.id)
+    service.history.forget_documents([stored.document.id])  # as a private document's delete does
+    shown: list[str] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gr, "Info", lambda message, title="Info", **_: shown.append(f"{title}: {message}"))
+        update = handlers.after_delete(quoting["conversation"], "delete-owner")
+    assert shown == ["提示: 刚删除的文档被当前对话引用过：这个对话已随文档一起删除，问答页已清空；下一个问题开始新的对话。"]
+    assert update["chatbot"] == [] and update["turns"] == [] and update["conversation"] == ""
+    assert update["citations"] == handlers.panels(None)["citations"]
+    assert [c[1] for c in update["conversations"]["choices"]] == [kept["conversation"]]  # the other one stays listed
+    # a chat whose conversation did not quote it stays as it is: only the list is brought up to date
+    assert set(handlers.after_delete(kept["conversation"], "delete-owner")) == {"conversations"}
+
+
 def test_a_model_failing_mid_answer_shows_a_warning_and_the_offline_answer(service):
     with FakeChatServer(Script(content=["园区公共应急事故池", "的有效容积为", "18000立方米 [3]。"], break_after=2)) as server:
         model = OpenAIChatModel(server.base_url, "k", "qwen-test", timeout=2.0, max_retries=0)

@@ -21,7 +21,7 @@ from ui.chat import citations, paths_figure, thinking
 from ui.chat.decline import closest_choices, declined, render_closest
 from ui.chat.paths_view import turn_paths_figure
 from ui.chat.turn_view import TurnView, chat_messages, find_source, texts_needed, turn_at, turns_from_history
-from ui.safe import warn
+from ui.safe import inform, warn
 
 OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "thinking", "citations",
            "citation_select", "source", "paths", "conversations")
@@ -35,6 +35,9 @@ EMPTY_QUESTION = "还没有输入问题：在下面的输入框里写一个问�
 CONVERSATION_GONE = ("之前的对话已不在（它引用的文档已被删除，或会话已过期），"
                      "这个问题已在新的对话中回答；之前的问答不再作为上下文。")
 CONVERSATION_GONE_LOAD = "这个对话已不在了：它引用的文档已被删除，或会话已过期。请开始新的对话。"
+# Said the moment a delete takes the page's conversation with it, before anyone asks into the void.
+CONVERSATION_DELETED = ("刚删除的文档被当前对话引用过：这个对话已随文档一起删除，问答页已清空；"
+                        "下一个问题开始新的对话。")
 LIBRARY_GONE = "检索设置里选的库“{library}”已不存在（它的文档已被删除）：请在“检索设置”里重新选择要检索的库。"
 Update = dict[str, Any]
 
@@ -194,6 +197,21 @@ class ChatHandlers:
         """An empty chat; the next question starts a new conversation."""
         return {"chatbot": [], "conversation": "", "turns": [], "shown": None,
                 "conversations": gr.update(value=None), **self.panels(None)}
+
+    def after_delete(self, conversation_id: str | None, owner: str) -> Update:
+        """A document was deleted: the chat empties, saying why, if its conversation went with it (it quoted a deleted
+        private document); the 历史会话 list loses every conversation that went."""
+        if not conversation_id or self._stored(conversation_id):
+            return {"conversations": self.conversation_choices(owner, conversation_id or None)}
+        inform(CONVERSATION_DELETED)
+        return {**self.new_conversation(), "conversations": self.conversation_choices(owner, None)}
+
+    def _stored(self, conversation_id: str) -> bool:
+        try:
+            self.service.history.get_conversation(conversation_id)
+        except UnknownConversation:
+            return False
+        return True
 
     def on_load(self, owner: str) -> Update:
         """Page load: an owner id for this session and its conversations (none yet for a new one)."""

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Sequence
+from typing import Container, Sequence
 
 from graph.store import AttachmentInfo, DocumentSummary
 from kb.model import BODY, Document, IngestResult
@@ -11,6 +12,7 @@ from kb.model import is_private
 from kb.ingest.formats import SHOWN, format_of
 from kb.settings import Settings
 from ui.icons import icon
+from ui.library.failures import reason
 from ui.safe import clip, h
 
 STATUS = MappingProxyType({
@@ -57,16 +59,40 @@ def destination_html(shared_library: str | None, ttl_min: float) -> str:
             f"{h(lifetime(ttl_min))}。</div>")
 
 
-def ingest_results_html(results: Sequence[IngestResult]) -> str:
-    """One row per uploaded file: status, document, attachments found, dangling references, or the error."""
-    if not results:
-        return f'<div class="annex-empty">没有可入库的文件（支持 {SHOWN}）。</div>'
-    rows = []
+DELETED = ("⌫", "已删除", "gone")  # a result line whose document has been deleted since
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One uploaded file's line in the results panel, and the document it stored (so the line can say 已删除 once
+    that document is gone); plain text and HTML only, never the document itself."""
+
+    status: str
+    file: str
+    detail: str  # HTML
+    doc_id: str | None = None
+    error: str = ""  # the English error, for the line's hover text
+
+
+@dataclass(frozen=True)
+class ShownUpload:
+    """What the results panel shows for one upload: where it went (HTML) and one line per file."""
+
+    head: str
+    lines: tuple[ResultLine, ...]
+
+    def html(self, stored: Container[str] | None = None) -> str:
+        """The panel; with `stored` (the doc ids still stored), each line whose document is not says 已删除."""
+        return self.head + results_html(self.lines, stored)
+
+
+def result_lines(results: Sequence[IngestResult]) -> tuple[ResultLine, ...]:
+    """One line per uploaded file: status, document, attachments found, dangling references, or why it failed."""
+    lines = []
     for r in results:
-        mark, word, cls = STATUS.get(r.status, ("?", r.status, "same"))
         doc = r.document
         if r.error:
-            detail = h(r.error)
+            detail = h(reason(r.file, r.error))
         elif doc is not None:
             labels = "、".join(a.label for a in doc.attachments) or "无附件"
             dangling = "、".join(dict.fromkeys(x.label for x in doc.dangling))
@@ -79,10 +105,32 @@ def ingest_results_html(results: Sequence[IngestResult]) -> str:
                 detail += f'<div class="kb-dangling">⚠ {h(note)}</div>'
         else:
             detail = ""
-        rows.append(f'<tr class="kb-{cls}"><td>{mark} {h(word)}</td><td>{h(r.file)}</td><td>{detail}</td></tr>')
-    ok = sum(1 for r in results if r.status != "error")
-    head = f'<div class="kb-summary">{ok} 个文件成功，{len(results) - ok} 个失败</div>'
+        lines.append(ResultLine(r.status, r.file, detail, r.doc_id if r.status != "error" else None, r.error or ""))
+    return tuple(lines)
+
+
+def results_html(lines: Sequence[ResultLine], stored: Container[str] | None = None) -> str:
+    """The results table; with `stored`, a line whose document is no longer stored says 已删除."""
+    if not lines:
+        return f'<div class="annex-empty">没有可入库的文件（支持 {SHOWN}）。</div>'
+    rows = []
+    gone = 0
+    for line in lines:
+        deleted = stored is not None and line.doc_id is not None and line.doc_id not in stored
+        gone += deleted
+        mark, word, cls = DELETED if deleted else STATUS.get(line.status, ("?", line.status, "same"))
+        hover = f' title="{h(line.error)}"' if line.error else ""  # the English text, as the logs and the API say it
+        rows.append(f'<tr class="kb-{cls}"><td>{mark} {h(word)}</td><td>{h(line.file)}</td>'
+                    f"<td{hover}>{line.detail}</td></tr>")
+    ok = sum(1 for line in lines if line.status != "error")
+    since = f"，其中 {gone} 个已删除" if gone else ""
+    head = f'<div class="kb-summary">{ok} 个文件成功，{len(lines) - ok} 个失败{since}</div>'
     return f'{head}<table class="kb-table"><tr><th>结果</th><th>文件</th><th>详情</th></tr>{"".join(rows)}</table>'
+
+
+def ingest_results_html(results: Sequence[IngestResult]) -> str:
+    """One row per uploaded file (result_lines), as the panel shows it right after the upload."""
+    return results_html(result_lines(results))
 
 
 def document_rows(summaries: Sequence[DocumentSummary], attachments: Sequence[AttachmentInfo]) -> list[list[str | int]]:

@@ -20,8 +20,8 @@ from kb.errors import ReservedLibrary, TooManyTokens, UploadLimit
 from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.service import Service
 from kb.session_libraries import check_shared_name, is_private
-from ui.library.render import (DOCUMENT_COLUMNS, destination_html, document_choices, document_rows, document_view_html,
-                          ingest_results_html, library_choices, lifetime)
+from ui.library.render import (DOCUMENT_COLUMNS, ShownUpload, destination_html, document_choices, document_rows,
+                               document_view_html, library_choices, lifetime, result_lines)
 from kb.ingest.uploads import check_free_disk, ingest_uploads
 from ui.library.figure import DEFAULT_DOCUMENTS, MAX_DOCUMENTS, library_figure, select_documents
 from ui.client import client_address
@@ -59,6 +59,11 @@ class KnowledgeBase:
 
         With the token they go into the shared `library`; without it into the session's private library.
         """
+        return self.upload(session, files, library, tags, token, progress, client).html()
+
+    def upload(self, session: str | None, files: Sequence[str] | None, library: str, tags: str, token: str = "",
+               progress: ProgressFn | None = None, client: str = "") -> ShownUpload:
+        """`ingest`, as what the results panel shows: kept by the page, so a line can say 已删除 later."""
         if not files:
             raise error(f"先选择要上传的文件（{SHOWN}，可多选）。")
         shared = bool(_text(token))
@@ -96,7 +101,13 @@ class KnowledgeBase:
         failed = sum(1 for r in results if r.status == "error")
         # said where the eye is too: on a phone the results below the button are a screen away
         (warn if failed else inform)(f"入库完成：{len(results) - failed} 个文件成功，{failed} 个失败，详情见“入库”按钮下方。")
-        return head + ingest_results_html(results)
+        return ShownUpload(head, result_lines(results))
+
+    def results(self, shown: ShownUpload | None) -> Any:
+        """The results panel again, each line whose document has been deleted since saying 已删除."""
+        if not isinstance(shown, ShownUpload):  # no upload on this page yet
+            return gr.skip()
+        return shown.html(self.service.read.current().documents)
 
     @contextmanager
     def _one_shared(self, shared: bool, report: Callable[[int, int, str], None]) -> Iterator[None]:
@@ -184,6 +195,7 @@ class KnowledgeTab:
     changed: list  # Dependency objects of ingest and delete
     handlers: KnowledgeBase
     refresh: tuple
+    deleted: Any  # the delete's last Dependency: the chat empties after it if its conversation went
 
 
 # On a phone the whole-library graph is a knot: the document list above says the same, one row per document.
@@ -215,6 +227,7 @@ def build_knowledge_tab(service: Service, uploads: SessionUploads | None = None)
                                elem_id="kb-token")
             upload = gr.Button("入库", variant="primary")
             results = gr.HTML(elem_id="kb-results", js_on_load=None)
+            shown_upload = gr.State(None)  # the last upload's lines, to mark a deleted document's 已删除
         with gr.Column(scale=6):
             gr.Markdown("### 文档")
             table = gr.Dataframe(value=rows, headers=DOCUMENT_COLUMNS, interactive=False, wrap=True, max_height=300,
@@ -244,11 +257,12 @@ def build_knowledge_tab(service: Service, uploads: SessionUploads | None = None)
     def draw(query, library, limit, request: gr.Request):
         return kb.picture(request.session_hash, query, library, limit)
 
-    def refresh_all(query, library, limit, request: gr.Request):
-        return *refresh(request), draw(query, library, limit, request)
+    def refresh_all(query, library, limit, shown, request: gr.Request):
+        return *refresh(request), draw(query, library, limit, request), kb.results(shown)
 
     def run_ingest(files, library, tags, token, request: gr.Request, progress=gr.Progress()):
-        return kb.ingest(request.session_hash, files, library, tags, token, progress, _client(request, hops))
+        shown = kb.upload(request.session_hash, files, library, tags, token, progress, _client(request, hops))
+        return shown.html(), shown
 
     def run_delete(doc_id, confirmed, token, request: gr.Request):
         done = kb.delete(request.session_hash, doc_id, confirmed, token, _client(request, hops))
@@ -261,8 +275,9 @@ def build_knowledge_tab(service: Service, uploads: SessionUploads | None = None)
     listing_outputs = [table, selected, lib_filter]
     # show_progress="full": while an upload waits in Gradio's queue the results panel shows its place (队列 2/3) and,
     # once running, the ingest's own progress
-    sent = upload.click(run_ingest, [files, library, tags, token], results, api_visibility="private",
-                        concurrency_limit=UPLOAD_WORKERS, concurrency_id="ingest", show_progress="full")
+    sent = upload.click(run_ingest, [files, library, tags, token], [results, shown_upload],
+                        api_visibility="private", concurrency_limit=UPLOAD_WORKERS, concurrency_id="ingest",
+                        show_progress="full")
     sent.then(lambda: None, None, files, api_visibility="private")  # the server removed its copies: pick anew
 
     kb.uploads.watch(files, "hold")  # uploaded, not ingested yet: deleted if the tab closes first
@@ -273,11 +288,13 @@ def build_knowledge_tab(service: Service, uploads: SessionUploads | None = None)
     deleted = (delete.click(run_delete, [selected, confirm, token], [message, selected, view, confirm],
                             api_visibility="private")
                .success(refresh, None, listing_outputs, api_visibility="private")
+               .then(kb.results, shown_upload, results, api_visibility="private", show_progress="hidden")
                .then(draw, picture_inputs, picture, api_visibility="private"))
     selected.input(show, selected, view, api_visibility="private")
     table.select(_row_doc, None, selected, api_visibility="private").then(show, selected, view, api_visibility="private")
     gr.on([query.submit, lib_filter.input, limit.release], draw, picture_inputs, picture, api_visibility="private")
-    return KnowledgeTab([ingested, deleted], kb, (refresh_all, picture_inputs, [*listing_outputs, picture]))
+    return KnowledgeTab([ingested, deleted], kb,
+                        (refresh_all, [*picture_inputs, shown_upload], [*listing_outputs, picture, results]), deleted)
 
 
 def _size(name: str) -> int:
