@@ -272,7 +272,8 @@ def _resolve_reference(question: str, words: list[Word], at: int, before: str, n
     rest = word.text[len(prefix):].lstrip("个些种类项位")  # 该村 → 村; 这些 → ""; 此类 → ""
     end = word.end
     noun = rest
-    if not noun and at + 1 < len(words) and not is_function(words[at + 1], word):
+    if not noun and at + 1 < len(words) and not is_function(words[at + 1], word) and words[at + 1].flag != "f":
+        # 它里面: a locative is where to look in it, not a noun of its own
         noun, end = words[at + 1].text, words[at + 1].end  # jieba tags some nouns otherwise (清单 a)
     earlier = words_of(before)
     runs = subject_runs(before, naming)

@@ -317,7 +317,8 @@ class ExtractiveAnswerer:
             shaped = owned(candidates[0], weights)
         if shaped:
             return shaped
-        if wants.list and (candidates[0].item or candidates[0].lead or opens_inline(candidates[0].text)):
+        opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count
+        if (wants.list and (candidates[0].item or candidates[0].lead or opens)) or (wants.quantity and opens):
             # a law's （一）…的； is an item of its lead-in; 主要职责：1、…； opens its list
             return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):

@@ -7,6 +7,7 @@ from typing import Callable
 
 from kb.answer.question import ATTRIBUTES
 from kb.answer.question_words import Titles, Word, words_of
+from kb.labels import LABEL
 from kb.search.tokens import STOPWORDS
 from kb.text import fold_case
 
@@ -164,7 +165,8 @@ def topic(text: str, words: list[Word], written: Callable[[str], bool] | None = 
     if after and len(after.text) == 1 and WORD_CHAR.search(after.text) and written \
             and written(text[words[start].start:after.end]):
         return text[words[start].start:after.end]
-    return text[words[start].start:words[end].end]
+    label = next((m for m in LABEL.finditer(text) if m.start() < words[end].end < m.end()), None)
+    return text[words[start].start:label.end() if label else words[end].end]  # …附件2, its number and all
 
 
 def _in_place(words: list[Word], at: int) -> int | None:
