@@ -21,6 +21,7 @@ from kb.answer.shapes import (
     Candidate, followed, introduced, items_of, list_items, named_heading, named_only, opening, owned, titled,
     with_leads,
 )
+from kb.answer.articles import article_lines, asked_article
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.about import ATTACHED, about_words
@@ -40,7 +41,7 @@ from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
 )
-from kb.search.tokens import is_dictionary_word, tokenize
+from kb.search.tokens import is_citation, is_dictionary_word, tokenize
 from kb.text import INTRODUCES, opens_inline
 from kb.turn import Source
 
@@ -182,7 +183,7 @@ class ExtractiveAnswerer:
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
         # A word of two or more characters written in the unit counts though jieba cut the unit otherwise
         # (一式 in 本表一式三份, read 本表/一/式/三份): both cut the same words by their context.
-        long_words = frozenset(t for t in weights if len(t) > 1)
+        long_words = frozenset(t for t in weights if len(t) > 1 and not is_citation(t))  # 第五条's characters: 第十五条
         # a one-character verb the question uses is held inside the text's word (填 in 填写, 签 in 签字): its share too
         near_words = long_words | {t for t in weights if len(t) == 1 and _CJK_CHAR.match(t) and t not in MODALS}
         # A list item's number is no word of it: read apart, 3．7月 (NFKC: 3.7月) would be the number 3.7.
@@ -228,6 +229,9 @@ class ExtractiveAnswerer:
         if (wants.value or not (wants.whether or wants.list)) and left_blank(units, field_phrase(question),
                                                                             ruled_out | misnamed):
             return []
+        article = asked_article(question)  # 第五条讲什么: the article itself, from its first line to the next
+        if article is not None and (lines := article_lines(article, units, named, ruled_out | misnamed)):
+            return with_leads(lines)
         asked_titles = named_only(question, weights, sources, ruled_out | misnamed)
         if asked_titles:  # 矿产资源分类细目: the title alone, asked — the attachment it names, read
             return [c for s in asked_titles for c in opening(s)[:MAX_LIST_ITEMS // len(asked_titles)]]

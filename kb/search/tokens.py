@@ -55,9 +55,21 @@ def _words(text: str) -> list[str]:
 WORD_CACHE = 32768  # distinct words whose search-mode parts are remembered (~5 MB); a library repeats its words
 
 
+# 第五条, 第十二款, 第三章: a citation of one article (section, chapter) is one word. Its search-mode parts (五条 of 第五条,
+# which 第十五条 holds too) would make every line citing 第十五条 an answer to 第五条讲什么.
+_CITATION = re.compile(r"^第[零〇一二两三四五六七八九十百千0-9]+[条款项章节编]$")
+
+
+def is_citation(word: str) -> bool:
+    """第五条, 第三款: one article's (clause's, chapter's) number, matched whole or not at all."""
+    return bool(_CITATION.match(word))
+
+
 @lru_cache(maxsize=WORD_CACHE)
 def _kept(word: str) -> tuple[str, ...]:
     """The search-mode parts of one cut word that are indexed: punctuation, stopwords and question words dropped."""
+    if _CITATION.match(word):
+        return (word,)
     return tuple(t for t in _parts(word) if _WORD.search(t) and t not in STOPWORDS and not _QUESTION_MEASURE.match(t))
 
 
