@@ -38,10 +38,11 @@ from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSW
 from kb.answer.numbers import LIST_NUMBER, counts, gives_money, has_number, measured
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
-    grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
+    grammar_words, kind_words, owner_words, person_names, single_runs, MODALS, VAGUE,
 )
+from kb.search.same_words import other_ways
 from kb.search.tokens import is_dictionary_word, tokenize
-from kb.text import INTRODUCES, opens_inline
+from kb.text import INTRODUCES, fold_case, opens_inline
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -169,6 +170,7 @@ class ExtractiveAnswerer:
         money = asks_money(question)
         value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
         kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
+        kinds |= VAGUE & set(weights)  # 需要准备的东西有哪些: 东西 names nothing a line could hold
         kinds |= {t for kind in value_kinds for t in kind.asking} & set(weights)  # 最晚 of 最晚哪天交: it only asks
         kinds = kinds if len(weights) > len(kinds) else set()
         focus = focus - kinds
@@ -300,7 +302,10 @@ class ExtractiveAnswerer:
                 # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
                 (headings if unspoken else candidates).append(Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
                                              lead, heading))
-        candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
+        # of lines the same-word table makes equal (免征, 不缴纳: both 免纳), the one in the question's own words first
+        spelled = other_ways(fold_case(question))
+        candidates.sort(key=lambda c: (-c.coverage, not any(w in fold_case(c.text) for w in spelled), c.source.n,
+                                       c.position))
         answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
         placed = at_place(place, units, candidates) if place and answered else []
         if placed:  # the row or item at the place asked (第7项), of the table or list the question names
