@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 from kb.answer.gaps import shared_run
 from kb.answer.phrases import QUESTION_WORD
-from kb.answer.units import folded, is_heading, read_units, words
+from kb.answer.units import folded, is_heading, label_of, read_units, words
 from kb.labels import LABEL, make_label
 from kb.text import ENUMERATED, INTRODUCES, opens_inline
 from kb.turn import Source
@@ -129,6 +129,8 @@ def introduced(intro: Candidate) -> list[Candidate]:
     for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
         if (unit.header is None and unit.lead != lead) or len(out) > MAX_LIST_ITEMS:
             break
+        if unit.heading != intro.heading and unit.lead != lead:
+            break  # 四、比赛时间's line after 须提交以下材料：1．…3．…: the next point of the text, no item of the list
         out.append(Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
     return out
 
@@ -143,6 +145,8 @@ def with_leads(chosen: Sequence[Candidate]) -> list[Candidate]:
         if c.text.strip() in quoted:
             continue
         above = c.lead or c.heading
+        if c.heading and c.text.startswith(f"{label_of(c.heading)}："):
+            above = ""  # 演练时间：2024年5月10日, its heading's one line under its label, means what it says alone
         if above and above not in quoted:
             quoted.add(above)
             out.append(replace(c, text=above, item=False, lead="", heading=""))
