@@ -18,11 +18,12 @@ from kb.labels import KIND_WORD, LABEL, make_label
 from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
     MAX_LIST_ITEMS,
-    Candidate, followed, introduced, items_of, list_items, named_heading, named_only, opening, owned, titled,
-    with_leads,
+    Candidate, followed, introduced, is_title_line, items_of, list_items, named_heading, named_only, opening, owned,
+    titled, with_leads,
 )
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
+from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
 from kb.answer.dangling import deferred_labels
 from kb.answer.records import one_record
@@ -178,7 +179,8 @@ class ExtractiveAnswerer:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         for t in kinds:
             del weights[t]
-        units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
+        # an attachment's header over its title (附件：报名表) is read as the title it gives, as the bare title is
+        units = [(s, i, s.title if is_title_line(u.text, s) else u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
@@ -230,6 +232,10 @@ class ExtractiveAnswerer:
         if (wants.value or not (wants.whether or wants.list)) and left_blank(units, field_phrase(question),
                                                                             ruled_out | misnamed):
             return []
+        thing = asked_thing(question)  # 这个表要填什么, 附件里说了啥: what the attachment it names holds
+        held = held_by(thing, sources, ruled_out | misnamed) if thing else []
+        if held:
+            return [c for s in held for c in opening(s)[:MAX_LIST_ITEMS // len(held)]]
         asked_titles = named_only(question, weights, sources, ruled_out | misnamed)
         if asked_titles:  # 矿产资源分类细目: the title alone, asked — the attachment it names, read
             return [c for s in asked_titles for c in opening(s)[:MAX_LIST_ITEMS // len(asked_titles)]]
