@@ -187,8 +187,9 @@ def clause_before(question: str, ending: re.Pattern[str]) -> str:
 # A list of at most MAX_EXAMPLES, in the question's last clause (searched from that clause's start): unbounded, every
 # start in a long 、-list would read the rest of the list again (quadratic).
 MAX_EXAMPLES = 12
-_EXAMPLES = re.compile(rf"(?P<items>[^，,。；;？?！!、]{{1,12}}(?:、[^，,。；;？?！!、]{{1,12}}){{1,{MAX_EXAMPLES - 1}}})等"
-                       r"(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+# Things named one by one and asked of each (消防服、头盔各有多少, 甲、乙分别在哪, 消防服、头盔这些放在哪) are examples too
+_EXAMPLES = re.compile(rf"(?P<items>[^，,。；;？?！!、]{{1,12}}(?:、[^，,。；;？?！!、]{{1,12}}){{1,{MAX_EXAMPLES - 1}}})"
+                       r"(?:等|各|分别|这些|这几[样种个件类项])(?P<rest>[^，,。；;？?！!]*[？?]?)$")
 _BREAKS = "，,。；;？?！!"
 
 

@@ -287,3 +287,13 @@ def test_a_list_ends_at_the_next_point_of_the_text():
                       "3．指导教师推荐意见。", "四、比赛时间", "比赛定于2024年5月10日举行。"])
     answer = quoted("报名要提交哪些材料？", [source(1, text, doc_title="关于举办作文比赛的通知")])
     assert "3．指导教师推荐意见。" in answer and not any("比赛" in line for line in answer), answer
+
+
+def test_things_named_one_by_one_and_asked_of_each_are_each_looked_up():
+    rows = "\n".join(["| 序号 | 物资名称 | 数量 | 存放地点 |", "| --- | --- | --- | --- |", "| 1 | 消防服 | 10套 | 一楼消防控制室 |",
+                      "| 2 | 消防头盔 | 10顶 | 一楼消防控制室 |", "| 3 | 灭火器 | 120具 | 各楼层 |"])
+    sources = [source(1, rows, "附件4", "应急物资清单", doc_title="某酒店应急预案")]
+    for question in ("消防服、头盔各有多少？", "消防服、头盔这些东西放在哪里？"):
+        answer = quoted(question, sources)
+        assert any("消防服" in line for line in answer) and any("消防头盔" in line for line in answer), answer
+        assert not any("灭火器" in line for line in answer), answer
