@@ -189,7 +189,7 @@ def clause_before(question: str, ending: re.Pattern[str]) -> str:
 MAX_EXAMPLES = 12
 # Things named one by one and asked of each (消防服、头盔各有多少, 甲、乙分别在哪, 消防服、头盔这些放在哪) are examples too
 _EXAMPLES = re.compile(rf"(?P<items>[^，,。；;？?！!、]{{1,12}}(?:、[^，,。；;？?！!、]{{1,12}}){{1,{MAX_EXAMPLES - 1}}})"
-                       r"(?:等|各|分别|这些|这几[样种个件类项])(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+                       r"(?:等|各(?![级类种个项位条款部单方地])|分别|这些|这几[样种个件类项])(?P<rest>[^，,。；;？?！!]*[？?]?)$")
 _BREAKS = "，,。；;？?！!"
 
 

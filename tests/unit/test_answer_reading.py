@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kb.answer.offline import ExtractiveAnswerer
+from kb.answer.question import examples
 from kb.answer.units import read_units
 from kb.turn import Source
 
@@ -297,3 +298,8 @@ def test_things_named_one_by_one_and_asked_of_each_are_each_looked_up():
         answer = quoted(question, sources)
         assert any("消防服" in line for line in answer) and any("消防头盔" in line for line in answer), answer
         assert not any("灭火器" in line for line in answer), answer
+
+
+def test_each_level_is_no_list_of_things_asked_of_each():
+    assert examples("消防服、头盔各有多少？") == ["消防服有多少？", "头盔有多少？"]
+    assert examples("市、区各级部门有哪些职责？") == []  # 各级: every level, not each of 市 and 区
