@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from kb.search.same_words import same_words
+from kb.search.same_words import NUMERALS, numeral_value, same_words
 
 _NUM = r"([0-9]+(?:\.[0-9]+)?)(万|千)?"
 # the measure an amount is counted in: years and months are one measure (in months), as are 元 and 万元
@@ -24,6 +24,17 @@ _SCALE = {"万": 10000.0, "千": 1000.0}
 _BETWEEN = re.compile(rf"(?:已满|满)?{_NUM}{_UNIT}?(?:(?:以上|起)(?:不足)?|不足|至|到|[-－~～—])(?:已满|满)?{_NUM}{_UNIT}(?:以下)?")
 _FROM = re.compile(rf"(?:(?:已满|满|超过|高于|多于){_NUM}{_UNIT}(?:以上)?|{_NUM}{_UNIT}以上)")
 _BELOW = re.compile(rf"(?:(?:不足|低于|少于){_NUM}{_UNIT}|{_NUM}{_UNIT}以下)")
+
+
+# A sum said in 万 or 千 with nothing after it (50万到100万那档, 五十万到一百万的部分): people say money so, the 元 left
+# unsaid; read as that many 元, so the question's range finds the row of its tier.
+_BARE_SUM = re.compile(rf"(?<![0-9.])([0-9]+(?:\.[0-9]+)?|[{NUMERALS}]+?)(万|千)(?![0-9{NUMERALS}]|(?:{_UNIT[1:-1]})|个|多)")
+
+
+def _sum_in_yuan(match: re.Match[str]) -> str:
+    number, scale = match.groups()
+    value = number if number[0].isdigit() else numeral_value(number)
+    return match.group(0) if value is None else f"{value}{scale}元"
 
 
 @dataclass(frozen=True)
@@ -55,7 +66,7 @@ def amounts(question: str) -> tuple[Amount, ...]:
     """The amounts a question gives (工作了12年 → 144 个月; 3万元 → 30000 元), none it asks for (几天). A range it gives
     (三至五年, 3-5年) is the amount at its middle: the row whose bracket holds it is the row of that range (3-5年 of 1-3年 /
     3-5年 / 5-10年), where either end alone would be held by two rows."""
-    text = same_words(question)
+    text = _BARE_SUM.sub(_sum_in_yuan, same_words(question))
     ranges = [(m, bracket) for m in _BETWEEN.finditer(text) if (bracket := _between(m))]
     middles = [Amount((b.low + b.high) / 2, b.unit, m.group(1)) for m, b in ranges]
     return tuple(middles) + tuple(replace(_amount(*m.groups()), written=m.group(1)) for m in _AMOUNT.finditer(text)

@@ -18,6 +18,7 @@ from kb.answer.phrases import (
     DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject, last_thing, parallel, refers,
     subject_runs, title_span, topic,
 )
+from kb.answer.question import MODALS, glued_modal
 from kb.answer.question_words import Titles, Word, words_of
 from kb.labels import LABEL
 
@@ -40,6 +41,8 @@ _UNIT = (r"(?:%|％|‰|[万亿千百]?(?:元|人|名|户|吨|千克|公斤|克|
 _AMOUNT = re.compile(rf"{_NUMERAL}\s*{_UNIT}\s*(?:到|至|-|－|~|～|—)\s*{_NUMERAL}\s*{_UNIT}"
                      rf"|{_NUMERAL}\s*{_UNIT}\s*(?:及|或)?(?:以下|以上|以内|之内)")
 _INSIDE = re.compile(r"^\s*(?:那么?)?(?:这|那)?(?:里面|里边|里头|其中|当中|上面)")  # a question that opens inside something
+COUNTERS = "个些种类项位张份本件条"  # 这个, 那张, 这份: the counter after a demonstrative names no thing
+_POINTED = re.compile(r"^(?:那|这)[个张份本件些]?(?P<noun>[\u4e00-\u9fff]{1,4}?)的?呢$")
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
 END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 
@@ -78,6 +81,9 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         if asked is not None:
             return Reading(question, asked, before, ORDINAL)
     text = without_end(question)
+    pointed = _POINTED.match(text)  # 那张表呢 after …报名表…: that same thing asked again
+    if pointed and whole_name(pointed.group("noun"), before, words_of(before), title_span(words_of(before), naming)):
+        return Reading(question, before, before, ANAPHORA)
     elided = _ELIDED.match(text)
     if elided and len(elided.group("what")) <= MAX_ELIDED and not QUESTION_WORD.search(elided.group("what")):
         what = elided.group("what").strip()
@@ -107,6 +113,11 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         return Reading(question, _resolve_reference(question, words, refer, before, naming), before, ANAPHORA)
     if not own or _INSIDE.match(question):  # 里面有哪些人？: inside what the earlier question asked about
         subject = _asked_about(before, naming)
+        first = next((w for w in words if WORD_CHAR.search(w.text)), None)
+        noun, end = _unglued(first) if first is not None else ("", 0)
+        if subject and noun and first.start == 0 and len(subject) > len(noun) and subject.endswith(noun):
+            return Reading(question, subject + question[end:].strip(), before, NO_SUBJECT)  # 表交给谁 after
+            # …报名表…: 表 is the 报名表 asked about
         if subject:
             return Reading(question, subject + question.strip(), before, NO_SUBJECT)
     document = _carried_document(question, words, before, naming, together)
@@ -269,17 +280,23 @@ def _resolve_reference(question: str, words: list[Word], at: int, before: str, n
     question's subject (its first noun phrase, 的 and all)."""
     word = words[at]
     prefix = next(d for d in DEMONSTRATIVES if word.text.startswith(d))
-    rest = word.text[len(prefix):].lstrip("个些种类项位")  # 该村 → 村; 这些 → ""; 此类 → ""
+    rest = word.text[len(prefix):].lstrip(COUNTERS)  # 该村 → 村; 这些 → ""; 此类 → ""; 那张 → ""
     end = word.end
     noun = rest
-    if not noun and at + 1 < len(words) and not is_function(words[at + 1], word) and words[at + 1].flag != "f":
+    after = at + 1
+    if not noun and after + 1 < len(words) and words[after].text in COUNTERS:
+        after += 1  # 那|张|表: the counter jieba cut apart
+    if not noun and after < len(words) and not is_function(words[after], word) and words[after].flag != "f":
         # 它里面: a locative is where to look in it, not a noun of its own
-        noun, end = words[at + 1].text, words[at + 1].end  # jieba tags some nouns otherwise (清单 a)
+        noun, end = _unglued(words[after])  # jieba tags some nouns otherwise (清单 a)
     earlier = words_of(before)
     runs = subject_runs(before, naming)
     title = title_span(earlier, naming)
     title_text = before[title[0]:title[1]] if title else ""
-    if noun and naming.holds(noun):  # 该预案: the document the earlier question named
+    whole = whole_name(noun, before, earlier, title) if noun else ""
+    if whole:  # 那张表 after …的报名表…: the 报名表 asked about, not a new 表
+        what = whole
+    elif noun and naming.holds(noun):  # 该预案: the document the earlier question named
         what, end = title_text or topic(before, earlier), word.end
     elif noun and (same := [r for r, _ in runs if r[-1] == noun[-1]]):  # 该村: the village named there
         what = same[-1] if not title_text or title_text in same[-1] else title_text + same[-1]
@@ -288,6 +305,38 @@ def _resolve_reference(question: str, words: list[Word], at: int, before: str, n
     else:
         what = topic(before, earlier, written)
     return question[: word.start] + what + question[end:]
+
+
+def _unglued(word: Word) -> tuple[str, int]:
+    """A word without the modal jieba glued to it (表 of 表要), and where it ends."""
+    text = word.text
+    if glued_modal(text):
+        text = text.rstrip("".join(MODALS))
+    return (text, word.start + len(text)) if text else (word.text, word.end)
+
+
+def whole_name(noun: str, before: str, earlier: list[Word], title: tuple[int, int] | None) -> str:
+    """The earlier question's name that `noun` is the end of (报名表 for 表, 应急物资清单 for 清单), with the document it
+    was named under when only 的 stands between them (作文比赛的报名表); "" when it names none longer than `noun`. A
+    follow-up calls a thing by the last word of its name, as a reader does once it is known."""
+    for i in range(len(earlier) - 1, -1, -1):
+        w = earlier[i]
+        if not w.text.endswith(noun):
+            continue
+        if title and w.end <= title[1]:  # 该街道 of 东岭街道: the document's name ends in it
+            named = before[title[0]:title[1]]
+            return named if named.endswith(noun) and len(named) > len(noun) else ""
+        k = i
+        while k > 0 and earlier[k - 1].end == earlier[k].start and not is_function(earlier[k - 1], None) \
+                and (title is None or earlier[k - 1].start >= title[1]):
+            k -= 1  # 应急|物资|清单: the words of the name, back to 的 or the document's name
+        start = earlier[k].start
+        if w.end - start <= len(noun):
+            continue
+        if title and before[title[1]:start] in ("", "的"):
+            start = title[0]
+        return before[start:w.end]
+    return ""
 
 
 def _document_named(before: str, naming: Titles) -> str:

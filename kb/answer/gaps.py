@@ -148,9 +148,10 @@ def _dangling_titles(docs: Sequence[str], catalog: AttachmentCatalog,
             for label, title in dangling_titles(body(d), carried[d]).items()}
 
 
-def gap_answer(gaps: Sequence[Gap]) -> str:
-    """The offline answer naming each attachment and that the document holds no content for it."""
-    lines = []
+def gap_answer(gaps: Sequence[Gap], citing: Sequence[tuple[str, int]] = ()) -> str:
+    """The offline answer naming each attachment and that the document holds no content for it; after `citing`, the
+    sentences (and their source numbers) that send the reader to it, quoted first: which table the document cites."""
+    lines = [f"- {sentence} [{n}]" for sentence, n in citing]
     for g in gaps:
         title = GAP_TITLE.format(title=g.title) if g.title else ""
         known = GAP_KNOWN.format(labels="、".join(g.known)) if g.known else GAP_NONE_KNOWN
@@ -211,6 +212,8 @@ def _names_title(question: str, title: str) -> bool:
     wanted, n = _norm(question), _norm(title)
     if len(n) < MIN_NAME_CHARS:
         return False
+    if "的" in wanted and "的" not in n and n in wanted.replace("的", ""):
+        return True  # 印花税的税目税率表 of 印花税税目税率表: a name's words joined by 的, as people say them
     return n in wanted or _shortened(n, wanted) or any(
         n.endswith(wanted[i:i + TAIL_CHARS]) and n[-TAIL_CHARS:] in wanted for i in range(len(wanted) - TAIL_CHARS + 1))
 

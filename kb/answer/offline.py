@@ -18,12 +18,13 @@ from kb.labels import KIND_WORD, LABEL, make_label
 from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
     MAX_LIST_ITEMS,
-    Candidate, followed, introduced, items_of, list_items, named_heading, named_only, opening, owned, titled,
-    with_leads,
+    Candidate, followed, introduced, is_title_line, items_of, list_items, named_heading, named_only, opening, owned,
+    titled, with_leads,
 )
 from kb.answer.articles import article_lines, asked_article
 from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
+from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
 from kb.answer.dangling import deferred_labels
 from kb.answer.records import one_record
@@ -39,10 +40,11 @@ from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSW
 from kb.answer.numbers import LIST_NUMBER, counts, gives_money, has_number, measured
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
-    grammar_words, kind_words, owner_words, person_names, single_runs, MODALS,
+    grammar_words, kind_words, owner_words, person_names, single_runs, MODALS, VAGUE,
 )
+from kb.search.same_words import other_ways
 from kb.search.tokens import is_citation, is_dictionary_word, tokenize
-from kb.text import INTRODUCES, opens_inline
+from kb.text import INTRODUCES, fold_case, opens_inline
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
@@ -170,6 +172,7 @@ class ExtractiveAnswerer:
         money = asks_money(question)
         value_kinds = asked_kinds(question)  # 在哪里: a place, given under a label for it (比赛地点：…)
         kinds = kind_words(question) | unwritten | (KIND_NOUNS & set(weights) if value_kinds else set())
+        kinds |= VAGUE & set(weights)  # 需要准备的东西有哪些: 东西 names nothing a line could hold
         kinds |= {t for kind in value_kinds for t in kind.asking} & set(weights)  # 最晚 of 最晚哪天交: it only asks
         kinds = kinds if len(weights) > len(kinds) else set()
         focus = focus - kinds
@@ -177,7 +180,8 @@ class ExtractiveAnswerer:
             weights[t] = max(weights[t], FOCUS_WEIGHT)
         for t in kinds:
             del weights[t]
-        units = [(s, i, u.text, u.header, u.lead, u.heading) for s in sources
+        # an attachment's header over its title (附件：报名表) is read as the title it gives, as the bare title is
+        units = [(s, i, s.title if is_title_line(u.text, s) else u.text, u.header, u.lead, u.heading) for s in sources
                  for i, u in enumerate(read_units(s.text, s.preamble))
                  if u.text.strip() != s.doc_title]
         # Only a unit that holds a question word as a substring can hold it as a word: jieba reads just those.
@@ -232,6 +236,10 @@ class ExtractiveAnswerer:
         article = asked_article(question)  # 第五条讲什么: the article itself, from its first line to the next
         if article is not None and (lines := article_lines(article, units, named, ruled_out | misnamed)):
             return with_leads(lines)
+        thing = asked_thing(question)  # 这个表要填什么, 附件里说了啥: what the attachment it names holds
+        held = held_by(thing, sources, ruled_out | misnamed) if thing else []
+        if held:
+            return [c for s in held for c in opening(s)[:MAX_LIST_ITEMS // len(held)]]
         asked_titles = named_only(question, weights, sources, ruled_out | misnamed)
         if asked_titles:  # 矿产资源分类细目: the title alone, asked — the attachment it names, read
             return [c for s in asked_titles for c in opening(s)[:MAX_LIST_ITEMS // len(asked_titles)]]
@@ -304,7 +312,10 @@ class ExtractiveAnswerer:
                 # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
                 (headings if unspoken else candidates).append(Candidate(source, text, round(coverage, 6), position, item, bool(focus & tokens),
                                              lead, heading))
-        candidates.sort(key=lambda c: (-c.coverage, c.source.n, c.position))
+        # of lines the same-word table makes equal (免征, 不缴纳: both 免纳), the one in the question's own words first
+        spelled = other_ways(fold_case(question))
+        candidates.sort(key=lambda c: (-c.coverage, not any(w in fold_case(c.text) for w in spelled), c.source.n,
+                                       c.position))
         answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
         placed = at_place(place, units, candidates) if place and answered else []
         if placed:  # the row or item at the place asked (第7项), of the table or list the question names

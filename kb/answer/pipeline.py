@@ -17,6 +17,7 @@ from kb.answer.context import Fitted, estimate_tokens, fit
 from kb.errors import AnnexError, LLMError
 from kb.answer.events import Event, jsonable
 from kb.answer.followup import HOW, Reading, read_question
+from kb.answer.cited_tables import cited_gaps
 from kb.answer.gaps import deferred_gaps, find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
 from kb.answer.together import written_together
@@ -352,7 +353,13 @@ class Pipeline:
         # the sentence found sends the reader to an attachment that holds nothing (…详见附件1): that is the answer
         deferred = deferred_gaps(question, answer, sources, snapshot.documents, snapshot.catalog, snapshot.view,
                                  snapshot.view.body_text)
-        return gap_answer(deferred) if deferred else answer
+        if deferred:
+            return gap_answer(deferred)
+        if declines(answer):  # 借款合同的税率是多少 and the body sends the reader to a 税率表 that came empty: say so
+            cited = cited_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view)
+            if cited:
+                return gap_answer([c.gap for c in cited], [(c.sentence, c.source.n) for c in cited])
+        return answer
 
     def extract(self, question: str, sources: list[Source], context: str) -> str:
         """The offline extractive answer of every mode; each source is read with its document's cover lines and its

@@ -34,7 +34,9 @@ _TIMES = re.compile(r"(?:多少|几)[次遍回趟]")
 _PREDICATE_FLAGS = ("v", "d", "p")
 COUNTED_WORDS = 2  # the last (or first) words of that phrase are what is counted
 _CONJUNCTION = re.compile(r"和|及|与|或|以及|、")
-ATTRIBUTES = frozenset(
+# A vague noun names no thing (要带哪些东西, 这事儿怎么办): the answer gives the things themselves and never calls them so
+VAGUE = frozenset("东西 事情 事儿 玩意 玩意儿 啥东西".split())
+ATTRIBUTES = VAGUE | frozenset(
     "内容 事项 情况 情形 行为 电话 号码 手机 手机号 联系电话 联系方式 尺寸 大小 数量 数目 总数 金额 费用 价格 比例 面积 规模 长度 高度 宽度 重量 "
     "距离 时长 数值 标准 范围 幅度 区间 信息 要求 要素 栏目 材料 字段 编码 代码 编号 代号 取值".split())
 QUANTITY_SUFFIXES = "费价率额量值数"  # 受理费, 税率, 总量: a measured quantity, named in the text in other words
@@ -185,8 +187,9 @@ def clause_before(question: str, ending: re.Pattern[str]) -> str:
 # A list of at most MAX_EXAMPLES, in the question's last clause (searched from that clause's start): unbounded, every
 # start in a long 、-list would read the rest of the list again (quadratic).
 MAX_EXAMPLES = 12
-_EXAMPLES = re.compile(rf"(?P<items>[^，,。；;？?！!、]{{1,12}}(?:、[^，,。；;？?！!、]{{1,12}}){{1,{MAX_EXAMPLES - 1}}})等"
-                       r"(?P<rest>[^，,。；;？?！!]*[？?]?)$")
+# Things named one by one and asked of each (消防服、头盔各有多少, 甲、乙分别在哪, 消防服、头盔这些放在哪) are examples too
+_EXAMPLES = re.compile(rf"(?P<items>[^，,。；;？?！!、]{{1,12}}(?:、[^，,。；;？?！!、]{{1,12}}){{1,{MAX_EXAMPLES - 1}}})"
+                       r"(?:等|各(?![级类种个项位条款部单方地])|分别|这些|这几[样种个件类项])(?P<rest>[^，,。；;？?！!]*[？?]?)$")
 _BREAKS = "，,。；;？?！!"
 
 

@@ -6,13 +6,14 @@ around them, answers.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from kb.answer.gaps import shared_run
 from kb.answer.phrases import QUESTION_WORD
-from kb.answer.units import folded, is_heading, read_units, words
-from kb.labels import LABEL, make_label
+from kb.answer.units import Unit, folded, is_heading, label_of, read_units, words
+from kb.labels import KIND_WORD, LABEL, make_label
 from kb.text import ENUMERATED, INTRODUCES, opens_inline
 from kb.turn import Source
 
@@ -87,11 +88,28 @@ def named_only(question: str, weights: Mapping[str, float], sources: Sequence[So
     return list(out.values())[:MAX_TWINS]
 
 
+# An attachment's header over its title (附件：报名表, 附件2：报名表, 附表一 税目税额表): the title of what follows
+_HEADER = re.compile(rf"^\s*(?:{KIND_WORD}|附件)\s*[0-9０-９一二三四五六七八九十.．\-－]*\s*[：:、\-－—]?\s*")
+
+
+def is_title_line(text: str, source: Source) -> bool:
+    """The line is the attachment's own title, bare or under its header (附件：报名表): it names what follows, it is
+    not a line of it to quote."""
+    line = folded(text.strip())
+    return bool(source.label) and bool(source.title) and folded(source.title) in (line, _HEADER.sub("", line, count=1))
+
+
+def under_title(source: Source) -> list[tuple[int, Unit]]:
+    """An attachment's units below its title (its title line and its Markdown headings left out), with their place."""
+    return [(i, u) for i, u in enumerate(read_units(source.text, source.preamble))
+            if u.text.strip() != source.title and not is_title_line(u.text, source)
+            and not u.text.lstrip().startswith("#")]
+
+
 def opening(source: Source) -> list[Candidate]:
     """What an attachment opens with under its title: its first units in order (its list's items, a prose
     attachment's first sentences), at most MAX_LIST_ITEMS."""
-    units = [(i, u) for i, u in enumerate(read_units(source.text, source.preamble))
-             if u.text.strip() != source.title and not u.text.lstrip().startswith("#")]
+    units = under_title(source)
     return [Candidate(source, u.text, 1.0, i, u.header is not None, False) for i, u in units[:MAX_LIST_ITEMS]]
 
 
@@ -115,8 +133,7 @@ def _by_head(weights: Mapping[str, float], attachments: Sequence[Source]) -> Sou
 def items_of(source: Source) -> list[Candidate]:
     """An attachment's list: its enumerated lines, list lines and table rows in order (每一项), at most
     MAX_LIST_ITEMS; its sentences when it has no list."""
-    units = [(i, u) for i, u in enumerate(read_units(source.text, source.preamble))
-             if u.text.strip() != source.title and not u.text.lstrip().startswith("#")]
+    units = under_title(source)
     listed = [(i, u) for i, u in units if u.header is not None or ENUMERATED.match(u.text)] or units
     return [Candidate(source, u.text, 1.0, i, True, False) for i, u in listed[:MAX_LIST_ITEMS]]
 
@@ -129,6 +146,8 @@ def introduced(intro: Candidate) -> list[Candidate]:
     for unit in read_units(intro.source.text, intro.source.preamble)[intro.position + 1 :]:
         if (unit.header is None and unit.lead != lead) or len(out) > MAX_LIST_ITEMS:
             break
+        if unit.heading != intro.heading and unit.lead != lead:
+            break  # 四、比赛时间's line after 须提交以下材料：1．…3．…: the next point of the text, no item of the list
         out.append(Candidate(intro.source, unit.text, intro.coverage, intro.position + len(out), True))
     return out
 
@@ -143,6 +162,8 @@ def with_leads(chosen: Sequence[Candidate]) -> list[Candidate]:
         if c.text.strip() in quoted:
             continue
         above = c.lead or c.heading
+        if c.heading and c.text.startswith(f"{label_of(c.heading)}："):
+            above = ""  # 演练时间：2024年5月10日, its heading's one line under its label, means what it says alone
         if above and above not in quoted:
             quoted.add(above)
             out.append(replace(c, text=above, item=False, lead="", heading=""))

@@ -81,6 +81,8 @@ def _read_units(text: str) -> list[Unit]:
     alone = {i for i, line in enumerate(shown) if is_heading(line)
              and not any(0 <= j < len(shown) and is_heading(shown[j])
                          and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
+    labelled = one_line_sections(shown)
+    point = ""  # the lead-in of the list whose point the last such heading is
     at = -1
     for index, line in enumerate(lines):
         stripped = line.strip()
@@ -92,6 +94,13 @@ def _read_units(text: str) -> list[Unit]:
             header = None
             heading = ""
             lists.end()
+            continue
+        if at in labelled.values():  # the heading is read with its one line, as that line's label (below); an
+            header, plain, heading = None, None, ""  # item still of the list it is a point of (…通知如下：)
+            point = lists.read(stripped, "")
+            continue
+        if at in labelled:  # 二、演练时间 over 2024年5月10日上午9:00: 演练时间：2024年5月10日上午9:00, one field
+            units.append(Unit(f"{label_of(shown[labelled[at]])}：{stripped}", "", point, shown[labelled[at]]))
             continue
         if at in alone and not (lists.lead and enumeration_style(stripped)):
             header, plain = None, None
@@ -157,6 +166,38 @@ def _read_units(text: str) -> list[Unit]:
         if heading:
             units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
+
+
+def one_line_sections(shown: list[str]) -> dict[int, int]:
+    """The lines that are all their heading owns, each with its heading's index (二、演练时间 / 2024年5月10日上午9:00 /
+    三、演练地点): a notice's point whose value stands on the line below it names that value, as a form's label does.
+    The line under a numbered heading is its content whatever its shape (学校东操场 under 二、演练地点 is no heading of
+    its own: nothing is under it before 三、). A caption heads a table, not a value; a line that opens a list, a row,
+    a mark or more than one sentence is no single value."""
+    out: dict[int, int] = {}
+    for i in range(len(shown) - 1):
+        head, line = shown[i], shown[i + 1]
+        style = enumeration_style(head)
+        if not is_heading(head) or _CAPTION.match(head) or (i and (is_heading(shown[i - 1]) or style)
+                                                             and enumeration_style(shown[i - 1]) == style):
+            continue  # a run of short lines of one kind (一层平面图 / 二层平面图, 2、… / 3、…) is a list, not headings
+        if is_header_line(line) or is_toc_line(line):
+            continue  # 附件1：… begins an attachment: no value of the point above
+        after = shown[i + 2] if i + 2 < len(shown) else None
+        if after is None and not style:
+            continue  # the text ends: an unmarked heading's section may go on in the next chunk
+        if after is not None and not (is_heading(after) and enumeration_style(after) == style):
+            continue  # the heading owns more than this line
+        if (not style and is_heading(line)) or ENUMERATED.match(line) or _is_row(line) or line.startswith("#") \
+                or line.endswith(("：", ":")) or len([m for m in _SENTENCE.finditer(line) if m.group(0).strip()]) != 1:
+            continue
+        out[i + 1] = i
+    return out
+
+
+def label_of(heading: str) -> str:
+    """A heading as the label of what it owns: its name without its mark (演练时间 of 二、演练时间)."""
+    return ENUMERATED.sub("", heading, count=1).strip()
 
 
 def _lead_of(sentences: list[str]) -> str:

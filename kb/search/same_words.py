@@ -36,6 +36,11 @@ EVERYDAY = {
     # paying a tax or a fee: 要交/应当缴纳 is 应纳, 不用交/免交/不缴纳 is 免纳, however a law or a person says it
     "应当缴纳": "应纳", "应当交纳": "应纳", "需要交": "应纳", "要交": "应纳", "应交": "应纳", "要缴": "应纳",
     "不缴纳": "免纳", "不用交": "免纳", "不用缴": "免纳", "不需要交": "免纳", "不必交": "免纳", "免交": "免纳",
+    # a tax or fee waived is not paid: 免征 (the levying side) and 免纳 (the paying side) say one thing
+    "免征": "免纳", "免于征收": "免纳", "免予征收": "免纳",
+    # paid late: 晚交, 迟交 are what a law calls 逾期缴纳; filing a tax return: 报税 is 申报纳税
+    "晚交": "逾期缴纳", "迟交": "逾期缴纳", "晚缴": "逾期缴纳", "迟缴": "逾期缴纳", "延迟缴纳": "逾期缴纳",
+    "报税": "申报纳税",
     "不能": "不得", "不准": "不得", "不许": "不得", "不可以": "不得",  # what a law forbids
     "终了": "结束",  # 季度终了 is the quarter's end
     "多少天": "多少日", "几天": "几日",
@@ -57,7 +62,7 @@ _TERMS = sorted(set(_WORDS.values()) - set(_WORDS), key=len, reverse=True)
 # And 交 is paying only where nothing is handed to someone (回执要交给…, 材料要交到…).
 _HANDED = "给|到|至|于|回|由|上"
 _NOT_BEFORE = {"实施": "细则|条例|办法|方案|意见|计划|规则",
-               **dict.fromkeys(("需要交", "要交", "应交", "要缴", "不用交", "不用缴", "不需要交", "不必交", "免交"), _HANDED)}
+               **dict.fromkeys(("晚交", "迟交", "需要交", "要交", "应交", "要缴", "不用交", "不用缴", "不需要交", "不必交", "免交"), _HANDED)}
 _WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_NOT_BEFORE[w]})" if w in _NOT_BEFORE else "")
                                                         for w in sorted(_WORDS, key=len, reverse=True))]))
 
@@ -129,6 +134,13 @@ def _in_full(match: re.Match[str]) -> str:
 def _months(match: re.Match[str]) -> str:
     days = int(match.group(1))
     return f"{days // 30}个月" if days >= 30 and days % 30 == 0 else f"{days}日"
+
+
+def other_ways(text: str) -> frozenset[str]:
+    """The words of the text that the table reads as another's (免征 read as 免纳, 驾照 as 驾驶证), as written: a
+    question that writes the law's own word (暂时免征) is closer to the clause that writes it than to one the table
+    only makes equal (不缴纳)."""
+    return frozenset(m.group(0) for m in _WORD.finditer(text) if m.group(0) in _WORDS)
 
 
 def same_words(text: str) -> str:

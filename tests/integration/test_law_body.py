@@ -80,6 +80,20 @@ def test_a_tier_rule_is_looked_up_by_the_amount_given(laws):
     assert "已满20年的，年休假15天" in answer and "年休假5天" not in answer
 
 
+def test_a_range_said_in_wan_is_answered_by_its_own_tier(laws):
+    answer = _ask(laws, "仲裁收费办法里，争议金额50万到100万那档按多少比例交？")
+    assert "500001元至1000000元的部分" in answer and "按0.5%－1%交纳" in answer, answer
+    assert "200001元至500000元" not in answer and "1000001元以上" not in answer, answer  # the neighbouring tiers
+
+
+def test_a_value_of_a_table_the_law_cites_but_lost_names_that_table(laws):
+    answer = _ask(laws, "借款合同的印花税税率是多少？")
+    # the sentence that sends the reader to the table, then which table and that it came empty
+    assert "依照本条例所附《印花税税目税率表》执行" in answer and "“印花税税目税率表”在知识库中只有标题" in answer, answer
+    answer = _ask(laws, "印花税的税目税率表里有哪些税目？")  # the table named with 的 between its words
+    assert "“印花税税目税率表”在知识库中只有标题" in answer and "续表" not in answer, answer
+
+
 def test_a_follow_up_reads_the_question_it_continues(laws):
     answer = _ask(laws, "科目一考多少分算及格？", "年休假条例什么时候开始实施？", "仲裁收费办法呢？")
     assert "1995年9月1日" in answer, answer

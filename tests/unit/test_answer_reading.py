@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kb.answer.offline import ExtractiveAnswerer
+from kb.answer.question import examples
 from kb.answer.units import read_units
 from kb.turn import Source
 
@@ -44,7 +45,8 @@ def test_a_category_heading_answers_with_the_paragraph_below_it():
     text = "\n".join(["矿产资源分类细目", "(一)能源矿产", "", "煤、煤成气、石煤、石油、天然气。", "", "(二)金属矿产",
                       "", "铁、锰、铬、钒、钛。"])
     answer = quoted("能源矿产包括哪些？", [source(1, text, "附件", "矿产资源分类细目", doc_title="矿产资源法实施细则")])
-    assert answer == ["(一)能源矿产", "煤、煤成气、石煤、石油、天然气。"], answer
+    # the heading owns one line: it is that line's label
+    assert answer == ["能源矿产：煤、煤成气、石煤、石油、天然气。"], answer
 
 
 def test_a_form_the_question_names_by_its_caption_answers_with_its_fields():
@@ -247,3 +249,57 @@ def test_a_list_that_opens_on_its_labels_line_is_quoted_whole():
     assert quoted("附件有几个？", [source(1, text, doc_title="交通警察道路执勤执法工作规范")]) == answer
     duties = "主要职责：1、负责值班值守；\n2、负责信息报送；\n3、负责物资调配。\n二、工作要求"
     assert quoted("主要职责有哪些？", [source(1, duties)])[-1] == "3、负责物资调配。"
+
+
+NOTICE = "\n".join(["关于开展2024年春季消防疏散演练的通知", "各年级、各处室：",
+                    "为提高师生应急避险能力，经研究，决定开展春季消防疏散演练。现将有关事项通知如下：",
+                    "一、演练时间", "2024年5月10日上午9:00", "二、演练地点", "学校东操场", "三、参加人员", "全体师生",
+                    "四、演练内容", "模拟教学楼二层发生火灾，师生按疏散路线撤离至东操场集合。",
+                    "五、联系人", "王老师，电话：0571-88886666"])
+
+
+def test_a_heading_that_owns_one_line_is_read_as_that_lines_label():
+    texts = [u.text for u in read_units(NOTICE)]
+    assert "演练时间：2024年5月10日上午9:00" in texts, texts
+    # the short unmarked line under a numbered heading is its content, not a heading of its own
+    assert "演练地点：学校东操场" in texts and "学校东操场" not in texts, texts
+    assert "二、演练地点" not in texts, texts
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("演练时间是哪天？", "演练时间：2024年5月10日上午9:00"),
+    ("演练地点在哪？", "演练地点：学校东操场"),
+    ("谁参加演练？", "参加人员：全体师生"),
+    ("联系人是谁？", "联系人：王老师，电话：0571-88886666"),
+])
+def test_the_value_on_the_line_below_a_heading_that_names_it_answers(question, expected):
+    answer = quoted(question, [source(1, NOTICE, doc_title="关于开展2024年春季消防疏散演练的通知")])
+    assert answer == [expected], answer
+
+
+def test_a_heading_owning_more_than_one_line_still_heads_them():
+    text = "\n".join(["二、演练地点", "学校东操场", "学校西操场", "三、参加人员", "全体师生"])
+    texts = [u.text for u in read_units(text)]
+    assert "演练地点：学校东操场" not in texts and "二、演练地点" in texts, texts
+
+
+def test_a_list_ends_at_the_next_point_of_the_text():
+    text = "\n".join(["三、报名方式", "参赛学生报名时须提交以下材料：", "1．学生证复印件；", "2．参赛作品一份；",
+                      "3．指导教师推荐意见。", "四、比赛时间", "比赛定于2024年5月10日举行。"])
+    answer = quoted("报名要提交哪些材料？", [source(1, text, doc_title="关于举办作文比赛的通知")])
+    assert "3．指导教师推荐意见。" in answer and not any("比赛" in line for line in answer), answer
+
+
+def test_things_named_one_by_one_and_asked_of_each_are_each_looked_up():
+    rows = "\n".join(["| 序号 | 物资名称 | 数量 | 存放地点 |", "| --- | --- | --- | --- |", "| 1 | 消防服 | 10套 | 一楼消防控制室 |",
+                      "| 2 | 消防头盔 | 10顶 | 一楼消防控制室 |", "| 3 | 灭火器 | 120具 | 各楼层 |"])
+    sources = [source(1, rows, "附件4", "应急物资清单", doc_title="某酒店应急预案")]
+    for question in ("消防服、头盔各有多少？", "消防服、头盔这些东西放在哪里？"):
+        answer = quoted(question, sources)
+        assert any("消防服" in line for line in answer) and any("消防头盔" in line for line in answer), answer
+        assert not any("灭火器" in line for line in answer), answer
+
+
+def test_each_level_is_no_list_of_things_asked_of_each():
+    assert examples("消防服、头盔各有多少？") == ["消防服有多少？", "头盔有多少？"]
+    assert examples("市、区各级部门有哪些职责？") == []  # 各级: every level, not each of 市 and 区

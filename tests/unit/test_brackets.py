@@ -32,3 +32,20 @@ def test_the_amount_picks_the_row_whose_bracket_holds_it():
     assert bracket_fit(amounts("罚了3000元"), TIERS[1]) is None  # another measure: no row of this table
     # every bracket of the row in the amount's measure must hold it: this row is 1–10 years, whatever the 2 months
     assert bracket_fit(amounts("工作了12年"), "累计工作满1年不满10年的职工，请病假累计2个月以上的；") is False
+
+
+FEES = ["200001元至500000元的部分 按1%－2%交纳", "500001元至1000000元的部分 按0.5%－1%交纳",
+        "1000001元以上的部分 按0.25%－0.5%交纳"]
+
+
+def test_a_sum_said_in_wan_without_its_yuan_is_money():
+    assert amounts("50万到100万那档按多少交？") == (Amount(750000.0, "元", "50"),)  # the range's middle, in 元
+    assert amounts("五十万到一百万的部分") == (Amount(750000.0, "元", "50"),)
+    assert amounts("1.5万的案子") == (Amount(15000.0, "元", "1.5"),)
+    assert amounts("10万人参加") == (Amount(100000.0, "人", "100000"),)  # a unit said is kept
+    assert amounts("千万不要迟到") == ()  # no number
+
+
+def test_a_range_question_is_answered_by_its_own_tier_not_the_neighbours():
+    assert [bracket_fit(amounts("争议金额50万到100万那档怎么交？"), row) for row in FEES] == [False, True, False]
+    assert [bracket_fit(amounts("20万到50万那一档呢？"), row) for row in FEES] == [True, False, False]

@@ -169,3 +169,16 @@ def test_a_new_question_naming_no_document_stays_with_the_document_the_conversat
     # read alone: a subject that document does not write, or a question that names its own document
     assert not read_question("呼吸器有多少具？", ["西岭街道有几艘冲锋舟？"], TITLES, together).follows
     assert not read_question("青禾县人民医院有几件救生衣？", ["西岭街道有几艘冲锋舟？"], TITLES, together).follows
+
+
+FORM_TITLES = ("关于举办2024年全市中小学生作文比赛的通知", "西安新兴紫楹台酒店有限公司生产安全事故应急预案")
+
+
+@pytest.mark.parametrize(("question", "before", "standalone"), [
+    ("那张表要填什么？", "作文比赛的报名表什么时候交？", "作文比赛的报名表要填什么？"),  # 表 of 报名表, the counter aside
+    ("那张表呢？", "作文比赛的报名表什么时候交？", "作文比赛的报名表什么时候交？"),  # the same thing asked again
+    ("表要交给谁？", "报名表要填什么？", "报名表要交给谁？"),  # 表 opening the question, jieba's 表要 apart
+    ("这个清单谁负责更新？", "紫楹台酒店的应急物资清单里有哪些东西？", "紫楹台酒店的应急物资清单谁负责更新？"),
+])
+def test_a_follow_up_that_names_the_end_of_an_earlier_name_means_the_earlier_thing(question, before, standalone):
+    assert read_question(question, [before], FORM_TITLES).standalone == standalone
