@@ -4,6 +4,7 @@ A document with one unnumbered attachment labels it by its kind alone (附件)."
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import cn2an
 
@@ -43,6 +44,18 @@ LABEL = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})")
 def chinese_to_int(text: str) -> int:
     """A Chinese numeral (十一, 二十三, 一百零五, 〇三) as an int."""
     return int(cn2an.cn2an(text, "smart"))
+
+
+def numeral_value(text: str) -> int:
+    """A number written in digits (full-width too) or Chinese (第十二条's 十二, 7), as an int; 0 for what is no numeral
+    (十十, a typo a question may hold): a place or an article nobody can have meant."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if text.isdigit():
+        return int(text)
+    try:
+        return chinese_to_int(text)
+    except ValueError:
+        return 0
 
 
 def normalize_number(raw: str) -> str:

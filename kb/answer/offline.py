@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Mapping, Sequence
 
-from kb.labels import KIND_WORD, LABEL, make_label
+from kb.labels import LABEL, make_label
 from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
     MAX_LIST_ITEMS,
@@ -26,6 +26,7 @@ from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
+from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
 from kb.answer.dangling import deferred_labels
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
@@ -37,19 +38,18 @@ from kb.answer.units import folded, names_document, read_units, words
 from kb.answer.question_words import words_of
 from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
-from kb.answer.numbers import LIST_NUMBER, counts, gives_money, has_number, measured
+from kb.answer.numbers import LIST_NUMBER, gives_money, has_number
 from kb.answer.question import (
     ASKED_MEASURE, CODE, FRAME_WEIGHT, TITLE, asked_field, asked_for, asks, examples, field_phrase, framed, glued_modal,
     grammar_words, kind_words, owner_words, person_names, single_runs, MODALS, VAGUE,
 )
 from kb.search.same_words import other_ways
-from kb.search.tokens import is_citation, is_dictionary_word, tokenize
+from kb.search.tokens import is_citation, tokenize
 from kb.text import INTRODUCES, fold_case, opens_inline
 from kb.turn import Source
 
 MIN_COVERAGE = 0.45  # share of the question's (idf-weighted) words a sentence must hold to count as an answer
 MAX_SENTENCES = 4
-TITLE_CREDIT = 0.5  # share of credit for question words found only in what the source is implicitly about
 NO_NUMBER = 0.5  # a "多少/几" question: a sentence without a number does not answer it
 HEADING = 0.5  # a heading names a topic; it answers only a question that asks for names or a list
 TWIN_SHARE = 0.95  # another document is quoted too when it answers this nearly as well (two plans of one template)
@@ -58,7 +58,6 @@ _PARTS = re.compile(r"[？?]")
 # past that the text is pasted rather than asked, and each pass more would make the turn's cost grow with its square.
 MAX_LOOKUPS = 12
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
-_LIST_HEAD = re.compile(rf"^\s*{KIND_WORD}\s*[：:]\s*")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]{1,20})[”\"」』]")
 QUOTED_WEIGHT = 2.0
 FOCUS_WEIGHT = 2.0
@@ -69,7 +68,6 @@ CHAR_CREDIT = 0.5
 # ... unless no source writes the word whole and the sentence writes its head (色 of 颜色, where the specification
 # writes 涂色): no sentence holds it to be preferred, and that share counts in full (kb/answer/rewording.py)
 REWORDED_CREDIT = 1.0 / CHAR_CREDIT
-MIN_TITLE_PREFIX = 8  # characters of an attachment title that a longer list line must begin with to be its title
 FIELD_MATCH = 1.25  # a line whose label is the field asked (酒店地址： for 详细地址是什么) gives its value, as QUOTED_MATCH
 BRACKET_MATCH = 1.25  # the row whose bracket holds the amount the question gives, as QUOTED_MATCH
 KIND_MATCH = 1.25  # 在哪里 and the line gives a place (比赛地点：…), as FIELD_MATCH
@@ -159,7 +157,7 @@ class ExtractiveAnswerer:
             return []
         wants = asks(question)
         needed, focus = asked_for(question)
-        needed = _real(needed, sources)
+        needed = real_words(needed, sources)
         names = person_names(question)
         measure = "".join(ASKED_MEASURE.findall(question))  # 一式几份: an answer gives a number of 份
         codes = {t for t in weights if CODE.fullmatch(t)}
@@ -275,7 +273,7 @@ class ExtractiveAnswerer:
             around = about[source.n] | words(heading) if heading and not lead else about[source.n]
             implied = sum(weights[t] * idf[t] for t in weights if t in around and t not in tokens) / total
             written, around = folded(text), about_chars[source.n]
-            near = sum(weights[t] * idf[t] * _char_share(t, written, around)
+            near = sum(weights[t] * idf[t] * char_share(t, written, around)
                        * (REWORDED_CREDIT if t in reworded and kind_kept(t, written, flags.get(t, "n")) else 1.0)
                        for t in near_words if t not in tokens and t not in about[source.n]) / total
             coverage = own + TITLE_CREDIT * implied + CHAR_CREDIT * near
@@ -283,14 +281,14 @@ class ExtractiveAnswerer:
                 coverage *= BRACKET_MATCH
             if codes & tokens:
                 coverage *= QUOTED_MATCH  # the unit holds the code the question gives (代号0x001A): it is that row
-            if any(_quotes(term, text) for term in quoted):
+            if any(quotes(term, text) for term in quoted):
                 coverage *= QUOTED_MATCH  # the sentence quotes the term the question quotes: it defines or names it
             if field and fills(text, field):  # 酒店地址：… for 详细地址是什么: the label answers the whole field
                 coverage += sum(weights[t] * idf[t] for t in field if t in weights and t not in tokens) / total
                 coverage *= FIELD_MATCH
             if value_kinds and gives(text, value_kinds):
                 coverage *= KIND_MATCH
-            if wants.quantity and _counted(text, header, tokens, needed, measure):
+            if wants.quantity and counted(text, header, tokens, needed, measure):
                 coverage *= COUNTED_MATCH
             if wants.quantity and not wants.list and not has_number(f"{lead}{text}"):
                 coverage *= NO_NUMBER
@@ -298,7 +296,7 @@ class ExtractiveAnswerer:
                 coverage *= NO_NUMBER  # 多少钱: a number of 人 is no amount of money
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
-            if not (about_attached or TITLE.search(question)) and _names_attachment(text, titles):
+            if not (about_attached or TITLE.search(question)) and names_attachment(text, titles):
                 continue
             if unlisted and header is not None:
                 continue
@@ -306,7 +304,7 @@ class ExtractiveAnswerer:
                 continue  # a form's blank field (乙方：) names what to fill in: it holds no value to give  # an attachment's title (a list of attachments) names the content, it is not the content
             # a row speaks of its columns too: a table written out flat names them once, above its rows
             spoken = tokens | about[source.n] | (words(header) | words(heading) if header else _NONE)
-            unspoken = needed and not any(_speaks_of(n, spoken, names) for n in needed)
+            unspoken = needed and not any(speaks_of(n, spoken, names) for n in needed)
             if any(t in own_words for t in weights):
                 # one that speaks of something other than what the question asks for is kept aside: only a heading
                 # the question names may still answer (启动令…哪些栏目: the form's fields, never called 栏目)
@@ -357,49 +355,7 @@ class ExtractiveAnswerer:
         return with_leads(out if wants.list else one_record(out, asked))  # 小型…: not the 中型 row beside it
 
 
-def _speaks_of(needed: set[str], held: frozenset[str] | set[str], names: set[str]) -> bool:
-    """The unit speaks of what the question asks about: it holds every word of it, or the person it names (组长朱雯的
-    电话: a contact line 朱雯 177… writes the name without the role)."""
-    return needed <= held or bool(needed & names & held)
-
-
-def _counted(text: str, header: str | None, tokens: frozenset[str], needed: list[set[str]], measure: str) -> bool:
-    """The unit gives its number as a count of what the question counts: right beside it (委员共800人), as a table
-    row's own number (a row is one record: its number is what it names), or in the measure asked for (一式4份)."""
-    if needed and (has_number(text) and any(n <= tokens for n in needed) if header else counts(text, needed)):
-        return True
-    return bool(measure) and measured(text, measure)
-
-
-def _real(needed: list[set[str]], sources: Sequence[Source]) -> list[set[str]]:
-    """What is counted, without the words jieba made up from the question's characters (多少日内要付 → 内要) that no
-    source writes either: they name nothing. A dictionary word no source writes (在编) still rules sentences out."""
-    made_up = {w for words in needed for w in words if not is_dictionary_word(w)}
-    if not made_up:
-        return needed
-    unwritten = {w for w in made_up if not any(w in folded(s.text) for s in sources)}
-    kept = [words - unwritten for words in needed]
-    return [words for words in kept if words]
-
-
-def _names_attachment(text: str, titles: set[str]) -> bool:
-    """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
-    title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
-    line = LIST_NUMBER.sub("", _LIST_HEAD.sub("", text)).strip()  # 附件：1．…审批表: the list's first line too
-    return line in titles or any(len(t) >= MIN_TITLE_PREFIX and line.startswith(t) for t in titles)
-
-
-def _char_share(word: str, text: str, around: frozenset[str]) -> float:
-    """The share of a word's characters that the text holds; one only in what the text is about counts half
-    (按紫楹, jieba's cut of 按紫楹台酒店…, against 紫楹台 of the plan's cover)."""
-    return sum(1.0 if ch in text else TITLE_CREDIT if ch in around else 0.0 for ch in word) / len(word)
-
-
 _NONE: frozenset[str] = frozenset()
-
-
-def _quotes(term: str, text: str) -> bool:
-    return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
 
 
 def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:

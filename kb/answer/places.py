@@ -8,11 +8,10 @@ its article (kb/answer/offline.py's words), so a question that names an article 
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import NamedTuple, Sequence
 
 from kb.answer.shapes import Candidate
-from kb.labels import chinese_to_int
+from kb.labels import numeral_value
 
 # A unit at the place asked answers when it matches the question this share as well as the best unit: a row of the
 # table the question names (its caption's words are the best unit's too), not a 7th row of some other list. Set by
@@ -42,7 +41,7 @@ def asked_place(question: str) -> Place | None:
     found = _PLACE.search(question)
     if found is None or _ARTICLE.search(question):
         return None
-    number = _value(found.group("n") or found.group("serial"))
+    number = numeral_value(found.group("n") or found.group("serial"))
     if number < 1:
         return None
     return Place(number, f"{question[: found.start()]} {question[found.end():]}")
@@ -65,11 +64,11 @@ def places(units: Sequence[tuple]) -> dict[tuple[int, int], int]:
         serial = _SERIAL_FIELD.match(text.strip())
         numbered = _NUMBERED.match(text)
         if serial:
-            out[key] = _value(serial.group("n"))
+            out[key] = numeral_value(serial.group("n"))
         elif header and count:
             out[key] = count
         elif numbered:
-            out[key] = _value(numbered.group("a") or numbered.group("b"))
+            out[key] = numeral_value(numbered.group("a") or numbered.group("b"))
     return out
 
 
@@ -86,7 +85,3 @@ def at_place(place: Place, units: Sequence[tuple], candidates: Sequence[Candidat
                  for s, i, text, _, lead, heading in units
                  if s.n == best.source.n and i >= best.position and at.get((s.n, i)) == place.number), [])
 
-
-def _value(text: str) -> int:
-    text = unicodedata.normalize("NFKC", text)
-    return int(text) if text.isdigit() else chinese_to_int(text)

@@ -32,3 +32,11 @@ def test_a_question_about_breaking_an_article_asks_for_the_article_that_punishes
     assert asked_article("第十五条的内容是什么") == 15 and asked_article("第二十五条说的是啥") == 25
     answer = quoted("违反第十五条不报告怎么处罚？", [source(1, LAW, doc_title="示范市废弃物处置管理办法")])
     assert any("二千元以下罚款" in line for line in answer), answer
+
+
+def test_a_number_that_is_no_numeral_asks_no_place_and_no_article():
+    # 十十 is a typo, not a number: cn2an refuses it, and the question is read by its words instead of crashing
+    sent = [source(1, "1．甲\n2．乙\n第十条 本办法自公布之日起施行。", doc_title="示范市废弃物处置管理办法")]
+    assert asked_article("第十十条讲什么？") == 0
+    assert "1．甲" not in quoted("第十十项是什么？", sent)  # no place: not the first item either
+    assert quoted("第十十条讲什么？", sent) == ["第十条 本办法自公布之日起施行。"]
