@@ -42,8 +42,11 @@ LABEL = re.compile(rf"{KIND}{SPACE}(?P<number>{NUMBER})")
 
 
 def chinese_to_int(text: str) -> int:
-    """A Chinese numeral (十一, 二十三, 一百零五, 〇三) as an int."""
-    return int(cn2an.cn2an(text, "smart"))
+    """A Chinese numeral (十一, 二十三, 一百零五, 〇三) as an int; ValueError for what is none (十十, 百百九十九)."""
+    try:
+        return int(cn2an.cn2an(text, "smart"))
+    except (KeyError, IndexError) as exc:  # cn2an's own lookups fail on some malformed numerals instead of refusing them
+        raise ValueError(f"not a Chinese numeral: {text!r}") from exc
 
 
 def numeral_value(text: str) -> int:

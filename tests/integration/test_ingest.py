@@ -222,3 +222,12 @@ def test_an_attachment_file_without_a_parent_is_stored_alone_and_says_how_to_att
     assert sorted(d.name for d in stores.graph.list_documents("port")) == ["不存在的预案-附件7-孤立附件.md",
                                                                            "附件7-孤立附件.md"]
     assert _consistent(stores)["documents"] == 2
+
+
+def test_a_label_with_a_numeral_cn2an_cannot_read_ingests_as_written(stores, tmp_path):
+    # cn2an raised KeyError (not ValueError) on 百百九十九: the whole batch's ingest raised instead of reading the file
+    odd = tmp_path / "odd.txt"
+    odd.write_text("某街道通知\n\n详见附件百百九十九。\n\n附件1：联系方式\n\n值班电话：0571-86301188。", encoding="utf-8")
+    results = stores.ingestor.ingest([odd], "shared")
+    assert [(r.status, r.error) for r in results] == [("ingested", None)]
+    assert _consistent(stores)["documents"] == 1

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from kb.answer.articles import asked_article
+from kb.labels import numeral_value
 from kb.search.tokens import tokenize
 from tests.unit.test_answer_reading import quoted, source
 
@@ -40,3 +41,8 @@ def test_a_number_that_is_no_numeral_asks_no_place_and_no_article():
     assert asked_article("第十十条讲什么？") == 0
     assert "1．甲" not in quoted("第十十项是什么？", sent)  # no place: not the first item either
     assert quoted("第十十条讲什么？", sent) == ["第十条 本办法自公布之日起施行。"]
+
+
+def test_a_malformed_chinese_numeral_in_a_label_is_kept_as_written_not_a_crash():
+    # cn2an raises KeyError, not ValueError, on some malformed numerals; a document or a question may hold one
+    assert "附件百百九十九" in tokenize("详见附件百百九十九") and numeral_value("百百九十九") == 0
