@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Mapping, Sequence
 
-from kb.labels import LABEL, make_label
+from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
     MAX_LIST_ITEMS,
@@ -210,6 +210,8 @@ class ExtractiveAnswerer:
         about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
+        if about_attached and not any(kind in weights for kind in KINDS):  # 通知附了什么材料: what is attached is
+            weights.update({kind: 1.0 for kind in KINDS if any(kind in s.text for s in sources)})  # written 附件
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
         n = len(units)
         idf = {t: math.log(1 + (n + 1) / (df[t] + 0.5)) for t in weights}
@@ -331,7 +333,8 @@ class ExtractiveAnswerer:
         if shaped:
             return shaped
         opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count
-        if (wants.list and (candidates[0].item or candidates[0].lead or opens)) or (wants.quantity and opens):
+        if (wants.list and (candidates[0].item or candidates[0].lead or opens)) or (opens and (wants.quantity
+                                                                                              or about_attached)):
             # a law's （一）…的； is an item of its lead-in; 主要职责：1、…； opens its list
             return with_leads(list_items(candidates, quoted))
         if wants.list and INTRODUCES.search(candidates[0].text):

@@ -245,6 +245,8 @@ def test_a_list_that_opens_on_its_labels_line_is_quoted_whole():
                         "3、查处超速行驶操作规程", "附件1：查处酒后驾驶操作规程"])
     answer = quoted("这个规范有哪些附件？", [source(1, text, doc_title="交通警察道路执勤执法工作规范")])
     assert answer == ["附件：1、查处酒后驾驶操作规程", "2、查处违反装载规定违法行为操作规程", "3、查处超速行驶操作规程"]
+    # asked what is attached (附了什么), the list of attachments is the answer, though no line says 附
+    assert quoted("规范后面附了什么材料？", [source(1, text, doc_title="交通警察道路执勤执法工作规范")]) == answer
     # asked how many, the list is the count
     assert quoted("附件有几个？", [source(1, text, doc_title="交通警察道路执勤执法工作规范")]) == answer
     duties = "主要职责：1、负责值班值守；\n2、负责信息报送；\n3、负责物资调配。\n二、工作要求"
