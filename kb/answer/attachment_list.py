@@ -1,0 +1,36 @@
+"""The attachments a document has, asked for as such (这个预案有哪些附件？, 附件有几个, 附了哪些材料): the graph's own answer.
+
+A notice that lists its attachments in its body is answered by that list (kb/answer/offline.py); one whose
+attachments came as separate files (`…附件3：联系方式.docx`), or whose body never lists them, writes no such line, and
+the sentences that merely cite one (应急物资及装备见附件5) are no answer. The knowledge base still knows every
+attachment of the document, with its title: that is the list a reader would copy from the file's contents page.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from graph.store import AttachmentInfo
+from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL
+from kb.labels import LABEL
+
+_KIND = r"(?:附件|附表|附录|附图)"
+# 有哪些附件, 有几个附件, 附件有哪些, 附件都有什么, 附件是哪些, 带了哪些附件, 附了什么材料: the list itself; not 附件3里有什么
+# nor 附了哪些平面图 (what one attachment holds)
+ASKS = re.compile(rf"(?:哪些|哪几个|几个|多少个|几份|什么)\s*{_KIND}"
+                  rf"|{_KIND}\s*(?:有|都有|是|包括|一共有|共有)?\s*(?:哪些|哪几个|几个|多少个|几份|什么)"
+                  r"|附(?:了|有|带了?)\s*(?:哪些|什么|几个|几份)(?:材料|文件|资料|东西|附件)?\s*[？?。！!]*\s*$")
+# (附了哪些平面图和疏散图 asks what one attachment holds: kb/answer/offline.py reads it)
+
+
+def asks_attachment_list(question: str) -> bool:
+    """The question asks which attachments a document has, naming none of them."""
+    return bool(ASKS.search(question)) and not LABEL.search(question)
+
+
+def attachment_list_answer(attachments: Sequence[AttachmentInfo], n: int) -> str:
+    """The offline answer listing a document's attachments by label and title, cited to its source `n`."""
+    lines = "\n".join(f"- {a.label}：{a.title} [{n}]" if a.title else f"- {a.label} [{n}]" for a in attachments)
+    named = "\n".join(f"- {a.label}-{a.title}" if a.title else f"- {a.label}" for a in attachments)
+    head = f"《{attachments[0].doc_title}》共有 {len(attachments)} 个附件："
+    return f"{OFFLINE_LABEL}\n\n{head}\n\n{lines}\n\n{ATTACHMENT_SECTION}\n{named}\n"
