@@ -55,7 +55,8 @@ class Segments:
         self._docs, self._doc_codes = _codes(row.doc_id for row in self.main_rows)
         self._alive = np.ones(len(self.main_rows), dtype=np.float32)
         self.delta: tuple[ChunkWords, ...] = ()
-        self._delta_matrix: sp.csr_matrix | None = None
+        self._delta_matrix: sp.csr_matrix | None = None  # built by the first search that needs it
+        self._delta_width = vocab_size
 
     @property
     def main(self) -> bm25s.BM25 | None:
@@ -67,18 +68,25 @@ class Segments:
         """Whether enough has changed since the main segment was built to rebuild it in the background."""
         return len(self.delta) + int(len(self.main_rows) - self._alive.sum()) >= MERGE_AT
 
-    def replaced(self, removed: Sequence[str], added: Sequence[ChunkWords], vocab_size: int) -> Segments:
+    def replaced(self, removed: Sequence[str], added: Sequence[ChunkWords], vocab_size: int,
+                 more: bool = False) -> Segments:
         """New segments without the `removed` chunk ids and with `added`; rebuilt whole when the delta would
-        outgrow the main segment (a bulk load), else the change goes to the delta."""
+        outgrow the main segment (a bulk load's last batch), else the change goes to the delta. `more`: further
+        batches of the same ingest follow, so the rebuild waits for its last (see rebased)."""
         gone = set(removed)
         live = {k: v for k, v in self.live.items() if k not in gone} if gone else dict(self.live)
         live.update((row.chunk_id, row) for row in added)
-        return self.rebased(live, vocab_size)
+        return self.rebased(live, vocab_size, more)
 
-    def rebased(self, live: Mapping[str, ChunkWords], vocab_size: int) -> Segments:
-        """Segments holding `live`, this main segment kept: what differs from it goes to the delta."""
+    def rebased(self, live: Mapping[str, ChunkWords], vocab_size: int, more: bool = False) -> Segments:
+        """Segments holding `live`, this main segment kept: what differs from it goes to the delta.
+
+        The main segment is rebuilt when the delta outgrows it, except while more batches of one ingest follow:
+        a 92k-chunk load in ten batches rebuilt 9k, 27k and 64k chunks on the way (5.4 s of its write's time) only to
+        rebuild all 92k after its last. Until then the delta is scored with the main segment's statistics, as any
+        delta is; its matrix is built by the first search that needs it, not by each write (2.8 s over that load)."""
         delta = [row for chunk_id, row in live.items() if self._main_row(chunk_id) is not row]
-        if len(delta) > len(self.main_rows):
+        if len(delta) > len(self.main_rows) and not more:
             return Segments(live, list(live.values()), vocab_size)
         out = object.__new__(Segments)
         out.__dict__.update(self.__dict__)  # the main segment is shared
@@ -86,7 +94,8 @@ class Segments:
         out._alive = np.array([1.0 if live.get(row.chunk_id) is row else 0.0 for row in self.main_rows],
                               dtype=np.float32) if self.main_rows else self._alive
         out.delta = tuple(delta)
-        out._delta_matrix = self._score_matrix(delta, vocab_size)
+        out._delta_matrix = None
+        out._delta_width = vocab_size
         return out
 
     def save(self, folder: Path) -> None:
@@ -135,12 +144,13 @@ class Segments:
                 top_scores, top = topk(scores, min(k, len(scores)), sorted=True)
                 found += [(self.main_rows[i].chunk_id, float(s)) for i, s in zip(top, top_scores) if s > 0]
         if self.delta and query:
+            matrix = self._delta_scores()
             counts = Counter(query)
-            vector = np.zeros(self._delta_matrix.shape[1], dtype=np.float32)
+            vector = np.zeros(matrix.shape[1], dtype=np.float32)
             for i, n in counts.items():
                 if i < len(vector):
                     vector[i] = n
-            scores = self._delta_matrix @ vector
+            scores = matrix @ vector
             if libraries or doc_id:
                 scores *= np.array([(not libraries or row.library in libraries) and (not doc_id or row.doc_id == doc_id)
                                     for row in self.delta], dtype=np.float32)
@@ -148,6 +158,13 @@ class Segments:
                       if scores[i] > 0]
         found.sort(key=lambda pair: -pair[1])  # stable: the main segment's order first on ties
         return found[:k]
+
+    def _delta_scores(self) -> sp.csr_matrix:
+        """The delta's score matrix, built once (two readers that race both build the same one)."""
+        matrix = self._delta_matrix
+        if matrix is None:
+            matrix = self._delta_matrix = self._score_matrix(self.delta, self._delta_width)
+        return matrix
 
     def _main_row(self, chunk_id: str) -> ChunkWords | None:
         at = self._main_at.get(chunk_id)

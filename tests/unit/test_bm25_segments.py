@@ -79,6 +79,23 @@ def test_a_merge_is_wanted_once_enough_has_changed(store, monkeypatch):
     assert not loaded.delta and len(loaded.main_rows) == len(rows)
 
 
+def test_a_bulk_load_in_batches_is_searchable_throughout_and_built_whole_once_by_its_last_batch(store):
+    index, docs = store
+    rows = index.chunks()
+    whole = Segments({r.chunk_id: r for r in rows}, rows, len(index.vocab))
+    batches = [[r for r in rows if r.doc_id == doc.id] for doc in docs]
+    loading = Segments({}, [], len(index.vocab))
+    for n, batch in enumerate(batches[:-1]):
+        loading = loading.replaced([], batch, len(index.vocab), more=True)
+        # no rebuild while more batches follow: every chunk so far waits in the delta, and a search finds them
+        assert not loading.main_rows and len(loading.delta) == sum(len(b) for b in batches[: n + 1])
+        assert all(c in loading.live for q in QUESTIONS for c, _ in _search(loading, index, q))
+    assert any(_search(loading, index, q) for q in QUESTIONS)
+    loaded = loading.replaced([], batches[-1], len(index.vocab))  # the last batch: the delta outgrew the main
+    assert not loaded.delta and len(loaded.main_rows) == len(rows)
+    assert all(_search(loaded, index, q) == _search(whole, index, q) for q in QUESTIONS)  # bm25s's own ranking
+
+
 def test_a_saved_main_segment_loads_and_what_changed_since_goes_to_the_delta(store, tmp_path):
     index, docs = store
     rows = index.chunks()
