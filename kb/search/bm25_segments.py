@@ -116,7 +116,10 @@ class Segments:
         for i in kept:
             order.append(i if i >= 0 else first_fresh + n)
             n += i < 0
-        return combined[np.asarray(order, dtype=np.int64)] if order else combined[:0], avgdl
+        order_at = np.asarray(order, dtype=np.int64)
+        if np.array_equal(order_at, np.arange(len(order_at))):  # a bulk load's: the old rows, then the new
+            return combined, avgdl
+        return combined[order_at], avgdl
 
     def save(self, folder: Path) -> None:
         """Write the main segment (bm25s's own files) and what identifies its rows, replacing what was there."""
