@@ -7,6 +7,7 @@ common Chinese (a GB2312 hanzi, a Big5 level-1 hanzi, CJK punctuation). Other en
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -22,6 +23,9 @@ _NAMES = {"gb18030": "GB18030/GBK", "cp950": "Big5", "utf-16-le": "UTF-16 LE", "
 MIN_COMMON_SHARE = 0.8  # a decoding whose non-ASCII characters are less often common Chinese is not taken
 _SAMPLE = 1 << 16  # characters scored per candidate
 _BINARY = "looks like a binary file, not text; save it as UTF-8 text or .docx."
+# Control characters no text file holds (tab, newline and form feed do; a carriage return is a newline by then),
+# counted by one regex scan: a per-character loop over each file's head was ~2.5 s of a 6,000-file load.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0d-\x1f]")
 
 
 def decode_text(name: str, raw: bytes) -> str:
@@ -29,7 +33,7 @@ def decode_text(name: str, raw: bytes) -> str:
     text = _decode(name, raw)
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     head = text[:8192]
-    controls = sum(1 for c in head if ord(c) < 32 and c not in "\n\t\f")
+    controls = len(_CONTROLS.findall(head))
     if controls > max(8, len(head) // 100):
         raise ParseError(name, _BINARY)
     return text

@@ -99,7 +99,7 @@ class ReadModels:
             try:
                 known = self.graph.as_stored(written)
                 stored = known | self.graph.stored_documents([i for i in doc_ids if i not in known])
-                self._snapshot = _replaced(old, generation, stored, doc_ids, self.keywords)
+                self._snapshot = _replaced(old, generation, stored, doc_ids, self.keywords, more)
             except AnnexError:
                 self._stale = True  # the write stands; the next reader rebuilds from the stores
                 return
@@ -174,8 +174,9 @@ class ReadModels:
 
 
 def _replaced(old: Snapshot, generation: int, written: Mapping[str, StoredDocument], doc_ids: Iterable[str],
-              keywords: KeywordIndex) -> Snapshot:
-    """The snapshot after these documents were written (present in `written`) or deleted (absent)."""
+              keywords: KeywordIndex, more: bool = False) -> Snapshot:
+    """The snapshot after these documents were written (present in `written`) or deleted (absent); `more`: further
+    batches of the same ingest follow."""
     changed = set(doc_ids)
     stored = {k: v for k, v in old.stored.items() if k not in changed} | dict(written)
     documents = {k: v for k, v in old.documents.items() if k not in changed} | {k: v.summary for k, v in written.items()}
@@ -185,7 +186,7 @@ def _replaced(old: Snapshot, generation: int, written: Mapping[str, StoredDocume
     continues = {k: v for k, v in old.continues.items() if k not in gone} if gone else dict(old.continues)
     rows = keywords.chunks(list(written))
     continues.update((row.chunk_id, row.continues) for row in rows if row.continues)
-    segments = old.bm25.segments.replaced(sorted(gone), rows, len(keywords.vocab))
+    segments = old.bm25.segments.replaced(sorted(gone), rows, len(keywords.vocab), more)
     return _snapshot(generation, stored, documents, view, continues, segments, keywords)
 
 

@@ -79,6 +79,47 @@ def test_a_merge_is_wanted_once_enough_has_changed(store, monkeypatch):
     assert not loaded.delta and len(loaded.main_rows) == len(rows)
 
 
+def test_writes_one_after_another_score_the_delta_exactly_as_one_write_of_them_all(store):
+    index, docs = store
+    rows = index.chunks()
+    smallest = sorted(docs, key=lambda doc: len(doc.chunks))[:2]  # written after the main segment, in four writes
+    half = {doc.id for doc in docs} - {doc.id for doc in smallest}
+    main = Segments({r.chunk_id: r for r in rows if r.doc_id in half}, [r for r in rows if r.doc_id in half],
+                    len(index.vocab))
+    parts = [[r for r in rows if r.doc_id == doc.id] for doc in smallest]
+    later = [part[i::2] for part in parts for i in range(2)]
+    at_once = main.replaced([], [r for batch in later for r in batch], len(index.vocab))
+    assert len(at_once.delta) == sum(len(b) for b in later) < len(main.main_rows)  # no rebuild on the way
+    one_by_one = main
+    for batch in later:  # each write scores its own chunks; the delta's earlier rows are kept as they were scored
+        one_by_one = one_by_one.replaced([], batch, len(index.vocab))
+    again = one_by_one.replaced([r.chunk_id for r in later[0]], later[0], len(index.vocab))  # one re-written
+    for question in QUESTIONS:
+        expected = _search(at_once, index, question)
+        assert expected and _search(one_by_one, index, question) == expected, question
+        assert _search(again, index, question) == expected, question
+        for library in ("a", "b"):
+            assert _search(one_by_one, index, question, libraries=[library]) == _search(
+                at_once, index, question, libraries=[library]), question
+
+
+def test_a_bulk_load_in_batches_is_searchable_throughout_and_built_whole_once_by_its_last_batch(store):
+    index, docs = store
+    rows = index.chunks()
+    whole = Segments({r.chunk_id: r for r in rows}, rows, len(index.vocab))
+    batches = [[r for r in rows if r.doc_id == doc.id] for doc in docs]
+    loading = Segments({}, [], len(index.vocab))
+    for n, batch in enumerate(batches[:-1]):
+        loading = loading.replaced([], batch, len(index.vocab), more=True)
+        # no rebuild while more batches follow: every chunk so far waits in the delta, and a search finds them
+        assert not loading.main_rows and len(loading.delta) == sum(len(b) for b in batches[: n + 1])
+        assert all(c in loading.live for q in QUESTIONS for c, _ in _search(loading, index, q))
+    assert any(_search(loading, index, q) for q in QUESTIONS)
+    loaded = loading.replaced([], batches[-1], len(index.vocab))  # the last batch: the delta outgrew the main
+    assert not loaded.delta and len(loaded.main_rows) == len(rows)
+    assert all(_search(loaded, index, q) == _search(whole, index, q) for q in QUESTIONS)  # bm25s's own ranking
+
+
 def test_a_saved_main_segment_loads_and_what_changed_since_goes_to_the_delta(store, tmp_path):
     index, docs = store
     rows = index.chunks()
