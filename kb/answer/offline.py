@@ -28,6 +28,7 @@ from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
 from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
 from kb.answer.dangling import deferred_labels
+from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
@@ -330,6 +331,8 @@ class ExtractiveAnswerer:
         shaped = followed(candidates, sources)  # the hop inside the answer: a pointer's rows
         if not shaped and not (wants.quantity and not wants.list):  # a heading gives no number
             shaped = owned(candidates[0], weights)
+        if not shaped and wants.list:  # 第三类…包括哪些: the attachment's list of 第三类, not the articles naming it
+            shaped = named_group(candidates, weights, about)
         if shaped:
             return shaped
         opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count
