@@ -49,6 +49,7 @@ EVERYDAY = {
     "何时": "什么时候",
     "几时": "什么时候",
     "啥时候": "什么时候",
+    "几号": "什么时候",  # 回执几号前寄回: the day of a month, as 哪天 asks it (not 几号楼, 几号线: below)
     "开始施行": "起施行",  # 什么时候开始实施 asks what 本法自…起施行 says
     "开始实施": "起施行",
     "开始生效": "起施行",
@@ -62,6 +63,7 @@ _TERMS = sorted(set(_WORDS.values()) - set(_WORDS), key=len, reverse=True)
 # And 交 is paying only where nothing is handed to someone (回执要交给…, 材料要交到…).
 _HANDED = "给|到|至|于|回|由|上"
 _NOT_BEFORE = {"实施": "细则|条例|办法|方案|意见|计划|规则",
+               "几号": "楼|线|门|馆|厅|房|室|窗|场|车|位|床|柜|文|令|附件|表|选手|运动员",
                **dict.fromkeys(("晚交", "迟交", "需要交", "要交", "应交", "要缴", "不用交", "不用缴", "不需要交", "不必交", "免交"), _HANDED)}
 _WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_NOT_BEFORE[w]})" if w in _NOT_BEFORE else "")
                                                         for w in sorted(_WORDS, key=len, reverse=True))]))
