@@ -90,8 +90,8 @@ def deferred_labels(sentence: str, question: str = "") -> list[str]:
 
 
 def _asks_detail(named: str, rest: str, question: str) -> bool:
-    """The question asks for what the pointer's clause names and the rest of the sentence does not write (共招收70名
-    学员（各省名额分配表见附件1） asked 广东分到几个名额: the sentence gives a total, the 名额 of each are in 附件1)."""
+    """The question asks for what the pointer's clause names and the rest of the sentence does not write (共招收60名
+    营员（各区的营员名额分配表见附件1） asked 每个区分到几个名额: the sentence gives a total, each 区's 名额 are in 附件1)."""
     named, rest = folded(named), folded(rest)
     return any(len(t) >= MIN_DETAIL and t in named and t not in rest for t in tokenize(question))
 

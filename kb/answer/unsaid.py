@@ -100,7 +100,7 @@ def _points(line: str, kinds: tuple[Kind, ...]) -> bool:
 
 
 def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> list[str]:
-    """The years, organisations, places and letter codes (IDC业务的编号) the question names that no source, title or
+    """The years, organisations, places and letter codes (VPN服务的编号) the question names that no source, title or
     cover writes."""
     titles = [folded(t) for s in sources for t in (s.doc_title, s.title or "") if t] + [folded(c) for c in covers.values()]
     written = "\n".join([folded(s.text) for s in sources] + titles)

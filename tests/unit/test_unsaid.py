@@ -227,8 +227,8 @@ def test_the_addressees_a_notice_opens_with_are_no_lead_in_of_its_points():
 
 
 def test_a_letter_code_no_source_writes_is_not_spoken_of():
-    catalogue = [source(1, "二、增值业务\n(一)电子邮件；\n(二)语音信箱。", doc_title="业务分类目录")]
-    assert unnamed("业务分类目录里VPN业务的编号是什么", catalogue, {}) == ["VPN"]
-    assert quoted("业务分类目录里VPN业务的编号是什么", catalogue) == []
+    catalogue = [source(1, "二、扩展服务\n(一)在线课程；\n(二)远程答疑。", doc_title="服务分类目录")]
+    assert unnamed("服务分类目录里VPN服务的编号是什么", catalogue, {}) == ["VPN"]
+    assert quoted("服务分类目录里VPN服务的编号是什么", catalogue) == []
     written = [source(1, "重症监护病房（ICU）每床配备呼吸机1台。", doc_title="病房设备配置标准")]
     assert unnamed("icu每床配几台呼吸机", written, {}) == []  # written in either case, it is spoken of
