@@ -26,6 +26,7 @@ from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
+from kb.answer.cited_items import notes_on
 from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
 from kb.answer.dangling import deferred_labels
 from kb.answer.groups import named_group
@@ -130,7 +131,8 @@ class ExtractiveAnswerer:
         if unsaid_kinds(question, lines) or unsaid_measure(question, lines):
             return []  # 投票在什么地点举行 / 大会议室能坐多少人 and the lines that match give no place / no number of people
         if only_named(question, [c.text for c in chosen]) and not any(deferred_labels(c.text, question) for c in chosen):
-            return []  # 责任书的内容是什么 and the agenda's line 4. 签订安全生产目标责任书。 only names it
+            noted = notes_on(chosen)  # (四)转包的快递业务。 only names it; 第(三)、(四)项…比照…管理 says what
+            return [*chosen, *noted] if noted else []  # 责任书的内容是什么 and the agenda's 4. 签订…责任书。 only names it
         # (a line that sends the reader to an attachment is left to kb/answer/gaps.py, which names the attachment
         # the document does not carry instead of a bare decline)
         return chosen
@@ -332,7 +334,7 @@ class ExtractiveAnswerer:
         if not shaped and not (wants.quantity and not wants.list):  # a heading gives no number
             shaped = owned(candidates[0], weights)
         if not shaped and wants.list:  # 第三类…包括哪些: the attachment's list of 第三类, not the articles naming it
-            shaped = named_group(candidates, weights, about)
+            shaped = named_group(candidates, weights, about, headings)
         if shaped:
             return shaped
         opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count

@@ -43,6 +43,10 @@ EVERYDAY = {
     "报税": "申报纳税",
     "不能": "不得", "不准": "不得", "不许": "不得", "不可以": "不得",  # what a law forbids
     "终了": "结束",  # 季度终了 is the quarter's end
+    # who works for an employer and when, as a labour rule writes it: 员工 is its 职工; 例假, 生理期, 月经期 its 经期
+    "员工": "职工",
+    "例假": "经期", "生理期": "经期", "月经期": "经期",
+    "怀孕期间": "孕期",
     "多少天": "多少日", "几天": "几日",
     "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
     "哪天": "什么时候",

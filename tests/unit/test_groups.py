@@ -64,3 +64,22 @@ def test_a_list_the_body_itself_holds_is_still_the_answer():
 def test_a_heading_that_names_more_than_the_question_is_no_group_it_asks_for():
     sources = [source(1, "d1", "", "", LAW), source(2, "d1", "附表", "危险物品的分类和品种目录", TABLE)]
     assert not any("品种：" in line for line in quoted("第三类危险物品运输由谁审批", sources))
+
+
+RULE = "\n".join([
+    "第六条 对实习期的学生，实习单位不得安排夜班工作。",
+    "第七条 对未满18周岁的学生，实习单位不得安排加班工作。",
+])
+APPENDIX = "\n".join([
+    "学生禁止从事的工作范围",
+    "一、学生禁止从事的工作范围：", "(一)矿山井下作业；", "(二)高处作业。",
+    "二、学生在考试期禁止从事的工作范围：", "(一)长途出差；", "(二)夜间值班。",
+])
+
+
+def test_a_case_the_articles_do_not_speak_of_is_the_lead_in_that_names_it_with_its_items():
+    sources = [Source(1, "d3", "学生实习管理规定", "lib", "", "", RULE, ((0, len(RULE)),), ("c1",), 1.0),
+               Source(2, "d3", "学生实习管理规定", "lib", "附录", "学生禁止从事的工作范围", APPENDIX,
+                      ((0, len(APPENDIX)),), ("c2",), 1.0)]
+    assert quoted("学生考试期的时候哪些工作不能安排", sources) == [
+        "二、学生在考试期禁止从事的工作范围：", "(一)长途出差；", "(二)夜间值班。"]
