@@ -28,7 +28,7 @@ from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
 from kb.answer.cited_items import notes_on
 from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
-from kb.answer.dangling import deferred_labels
+from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
@@ -212,6 +212,9 @@ class ExtractiveAnswerer:
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
         about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
+        # and those the body lists (附件：1.…日程安排表 / 2.…报名表): each line names an attachment, not its content
+        listed = {t for s in sources if not s.label for t in dangling_titles(s.text, set()).values()} - titles
+        entries: list[Candidate] = []  # their lines, the answer only when nothing else answers: where it would be
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
         if about_attached and not any(kind in weights for kind in KINDS):  # 通知附了什么材料: what is attached is
             weights.update({kind: 1.0 for kind in KINDS if any(kind in s.text for s in sources)})  # written 附件
@@ -303,6 +306,9 @@ class ExtractiveAnswerer:
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and names_attachment(text, titles):
                 continue
+            if not (about_attached or TITLE.search(question)) and names_attachment(text, listed):
+                entries.append(Candidate(source, text, round(coverage, 6), position, item, False, lead, heading))
+                continue
             if unlisted and header is not None:
                 continue
             if wants.value and is_blank(text):
@@ -329,7 +335,10 @@ class ExtractiveAnswerer:
                 return items_of(listed)
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             heading = named_heading(question, headings) if wants.list else None
-            return owned(heading, weights, itself=True) if heading else []
+            if heading:
+                return owned(heading, weights, itself=True)
+            entry = max(entries, key=lambda c: c.coverage, default=None)  # kb/answer/gaps.py names it as missing
+            return [entry] if entry and entry.coverage >= MIN_COVERAGE else []
         shaped = followed(candidates, sources)  # the hop inside the answer: a pointer's rows
         if not shaped and not (wants.quantity and not wants.list):  # a heading gives no number
             shaped = owned(candidates[0], weights)

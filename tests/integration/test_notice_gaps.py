@@ -78,3 +78,9 @@ def test_the_entry_of_a_missing_attachment_in_the_list_is_no_answer_to_what_it_h
 def test_the_total_itself_is_still_answered(camp):
     answer = _answer(camp, "科技夏令营一共招收多少名营员？")
     assert "60名营员" in answer and "没有附上" not in answer, answer
+
+
+def test_a_deadline_is_read_in_the_body_not_in_the_list_line_of_the_form_it_names(camp):
+    # 3.…报名表 shares more of the question's words than the sentence that gives the day; it only names a form
+    answer = _answer(camp, "科技夏令营的报名表最晚什么时候发？").split("**相关附件**")[0]
+    assert "2019年6月10日前" in answer and "3.青禾县中学生科技夏令营报名表" not in answer, answer
