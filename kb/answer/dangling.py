@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from kb.ingest.header_lines import HEADER, is_title
+from kb.answer.units import folded
+from kb.search.tokens import tokenize
 from kb.labels import KIND_WORD, LABEL, NUMBER, SPACE, make_label, normalize_kind
 
 # `附件：1.…` opens the list (附表：1.… a list of tables); each item a number, a mark, the title (`2.2018年…汇总表`,
@@ -25,6 +27,8 @@ _DEFERS = re.compile(r"(?:详见|见|参见|参阅|具体见)\s*$")
 # 见哪个附件, 在哪个附表里, 附件几: the question asks which attachment holds it — the pointer is its answer, whether
 # or not the attachment came with the document
 _ASKS_WHICH = re.compile(r"哪(?:个|一个|一份|份|一)?\s*(?:附件|附表|附录)|(?:附件|附表|附录)\s*(?:几|多少号)|第几个?附件")
+_EMPHASIS = re.compile(r"\*+")  # Markdown's bold and italic marks: no reader sees them
+MIN_DETAIL = 2  # characters of a question word that names the detail a pointer's clause sends to (名额)
 MAX_REST = 12  # characters a pointer's sentence holds besides it (资格及岗位条件) and still says nothing itself
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _NUMBERING = re.compile(r"^\s*(?:[（(][一二三四五六七八九十0-9]+[)）]|[一二三四五六七八九十0-9]+[、.．])")
@@ -71,17 +75,25 @@ def deferred_labels(sentence: str, question: str = "") -> list[str]:
     是哪里), what the pointer's clause names; and none when the question asks which attachment it is (见哪个附件)."""
     if asks_which(question):
         return []  # 名额分配情况见哪个附件: 见附件1 answers it
+    sentence = _EMPHASIS.sub("", sentence)  # 见**附件1** of a Markdown notice reads 见附件1
     found = [m for m in LABEL.finditer(sentence) if _DEFERS.search(sentence[max(0, m.start() - 4):m.start()])]
     rest, asked = sentence, []
     for m in reversed(found):
         start, end = _clause(sentence, m.start(), m.end())
         rest = rest[:start] + rest[end:]
         named = _DEFERS.sub("", sentence[start:m.start()]).strip("（(，,；; ")
-        if len(named) >= 2 and named in question:
+        if len(named) >= 2 and (named in question or _asks_detail(named, sentence[:start] + sentence[end:], question)):
             asked.append(m)
     if len(_CJK.findall(_NUMBERING.sub("", rest))) > MAX_REST:
         found = asked[::-1]
     return [make_label(m.group("kind"), m.group("number")) for m in found]
+
+
+def _asks_detail(named: str, rest: str, question: str) -> bool:
+    """The question asks for what the pointer's clause names and the rest of the sentence does not write (共招收60名
+    营员（各区的营员名额分配表见附件1） asked 每个区分到几个名额: the sentence gives a total, each 区's 名额 are in 附件1)."""
+    named, rest = folded(named), folded(rest)
+    return any(len(t) >= MIN_DETAIL and t in named and t not in rest for t in tokenize(question))
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:

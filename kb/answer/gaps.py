@@ -19,6 +19,7 @@ from kb.model import Chunk
 from graph.prefetch import attachment_text
 from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.sources import cited_numbers
+from kb.answer.units import is_heading
 from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_MODE
 from kb.turn import Source
 
@@ -113,20 +114,22 @@ def deferred_gaps(question: str, answer: str, sources: Sequence[Source], documen
                   catalog: AttachmentCatalog, graph: GraphReads, body: Callable[[str], str] | None = None) -> list[Gap]:
     """The attachments the answer's first sentence sends the reader to for what the question asks (具体招聘岗位和资格条件
     详见附件1) when they hold nothing: the answer is in them, not in the sentence, and the knowledge base lacks it."""
-    # the first sentence quoted, past a lead-in quoted above it (各乡镇卫生院：)
-    first = next((line for line in answer.splitlines()
-                  if cited_numbers(line) and not _CITES.sub("", line).rstrip().endswith(("：", ":"))), "")
+    # the first sentence quoted, past a lead-in or a heading quoted above it (各乡镇卫生院：, 一、招生对象)
+    first = next((line for line in answer.splitlines() if cited_numbers(line) and not _above(line)), "")
     by_n = {s.n: s for s in sources}
     source = next((by_n[n] for n in cited_numbers(first) if n in by_n), None)
     if source is None or source.doc_id not in documents:
         return []
     doc = documents[source.doc_id]
-    labels = [label for label in deferred_labels(first, question) if label != source.label]
+    titles = _dangling_titles([doc.id], catalog, body)
+    # the line is an entry of the body's list of attachments it does not carry (2.2019年…各校名额分配表): it names that
+    # attachment, whose content is what was asked
+    listed = [label for (_, label), title in titles.items() if _lists(_quoted_text(first), title)]
+    labels = listed or [label for label in deferred_labels(first, question) if label != source.label]
     if not labels:
         return []
     infos = {label: catalog.get(doc.id, label) for label in labels}
     contents = graph.attachments_chunks([(doc.id, label) for label, info in infos.items() if info is not None])
-    titles = _dangling_titles([doc.id], catalog, body) if any(i is None for i in infos.values()) else {}
     known = [a.label for a in catalog.of_documents([doc.id])]
     gaps = []
     for label, info in infos.items():
@@ -136,6 +139,23 @@ def deferred_gaps(question: str, answer: str, sources: Sequence[Source], documen
         if gap is not None and gap.state != ABSENT:  # 见附件9 of a document with no 附件9 at all is a misreading
             gaps.append(gap)
     return gaps
+
+
+def _quoted_text(line: str) -> str:
+    """A quoted answer line's own text (`- …句子 [2]` → …句子)."""
+    return _CITES.sub("", line).strip().removeprefix("- ").strip()
+
+
+def _above(line: str) -> bool:
+    """The quoted line stands above the sentence that answers: a list's lead-in (…：) or a heading (一、招生对象)."""
+    text = _quoted_text(line)
+    return text.endswith(("：", ":")) or is_heading(text)
+
+
+def _lists(line: str, title: str) -> bool:
+    """The line is the list entry of an attachment by that title (its number and 附件： before the title)."""
+    line, title = _norm(line), _norm(title)
+    return len(title) >= MIN_NAME_CHARS and line.endswith(title) and len(line) <= len(title) + HEADER_CHARS
 
 
 def _dangling_titles(docs: Sequence[str], catalog: AttachmentCatalog,

@@ -26,8 +26,10 @@ from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
+from kb.answer.cited_items import notes_on
 from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
-from kb.answer.dangling import deferred_labels
+from kb.answer.dangling import dangling_titles, deferred_labels
+from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
@@ -129,7 +131,8 @@ class ExtractiveAnswerer:
         if unsaid_kinds(question, lines) or unsaid_measure(question, lines):
             return []  # 投票在什么地点举行 / 大会议室能坐多少人 and the lines that match give no place / no number of people
         if only_named(question, [c.text for c in chosen]) and not any(deferred_labels(c.text, question) for c in chosen):
-            return []  # 责任书的内容是什么 and the agenda's line 4. 签订安全生产目标责任书。 only names it
+            noted = notes_on(chosen)  # (四)转包的快递业务。 only names it; 第(三)、(四)项…比照…管理 says what
+            return [*chosen, *noted] if noted else []  # 责任书的内容是什么 and the agenda's 4. 签订…责任书。 only names it
         # (a line that sends the reader to an attachment is left to kb/answer/gaps.py, which names the attachment
         # the document does not carry instead of a bare decline)
         return chosen
@@ -209,6 +212,9 @@ class ExtractiveAnswerer:
         about_chars = {n: frozenset("".join(words)) for n, words in about.items()}
         about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
+        # and those the body lists (附件：1.…日程安排表 / 2.…报名表): each line names an attachment, not its content
+        listed = {t for s in sources if not s.label for t in dangling_titles(s.text, set()).values()} - titles
+        entries: list[Candidate] = []  # their lines, the answer only when nothing else answers: where it would be
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
         if about_attached and not any(kind in weights for kind in KINDS):  # 通知附了什么材料: what is attached is
             weights.update({kind: 1.0 for kind in KINDS if any(kind in s.text for s in sources)})  # written 附件
@@ -300,6 +306,9 @@ class ExtractiveAnswerer:
                 coverage *= HEADING
             if not (about_attached or TITLE.search(question)) and names_attachment(text, titles):
                 continue
+            if not (about_attached or TITLE.search(question)) and names_attachment(text, listed):
+                entries.append(Candidate(source, text, round(coverage, 6), position, item, False, lead, heading))
+                continue
             if unlisted and header is not None:
                 continue
             if wants.value and is_blank(text):
@@ -326,10 +335,15 @@ class ExtractiveAnswerer:
                 return items_of(listed)
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             heading = named_heading(question, headings) if wants.list else None
-            return owned(heading, weights, itself=True) if heading else []
+            if heading:
+                return owned(heading, weights, itself=True)
+            entry = max(entries, key=lambda c: c.coverage, default=None)  # kb/answer/gaps.py names it as missing
+            return [entry] if entry and entry.coverage >= MIN_COVERAGE else []
         shaped = followed(candidates, sources)  # the hop inside the answer: a pointer's rows
         if not shaped and not (wants.quantity and not wants.list):  # a heading gives no number
             shaped = owned(candidates[0], weights)
+        if not shaped and wants.list:  # 第三类…包括哪些: the attachment's list of 第三类, not the articles naming it
+            shaped = named_group(candidates, weights, about, headings)
         if shaped:
             return shaped
         opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count

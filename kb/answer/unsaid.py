@@ -12,7 +12,7 @@ not speak of what the question is about. So, over the lines chosen:
   责任书。`, an attachment list's `2. 参会回执`, `会议材料见附件1` that sends the reader to an attachment, a form's blank
   fields (姓名：＿＿＿, □是 □否): each line, from its first clause that holds the question's words, adds at most
   the verb that puts an item on a list (签订, 部署) or a pointer's words, and no number, and the other lines are headings or blanks;
-- a year, an organisation or a place the question names (2022年, 文学院, jieba's nt/ns) is written by some source, its
+- a year, an organisation, a place or a letter code the question names (2022年, 文学院, jieba's nt/ns; ICU) is written by some source, its
   title or its cover (or a title shortened as a reader shortens a name: 一中 of …第一中学).
 """
 from __future__ import annotations
@@ -70,6 +70,8 @@ _NAME_FLAGS = frozenset({"nt", "ns"})
 # ... of three characters or more (文学院, 东岭村): jieba reads two-character verbs as places too (倾倒*入海* is ns), and
 # on dev 废弃的渔网…可以倾倒入海吗 was declined by 入海 in the naive and keyword modes
 MIN_NAME = 3
+# A term written in Latin letters (ICU, CAS号): an abbreviation or a code no Chinese same-word writes otherwise
+_LETTERS = re.compile(r"[A-Za-z]{2,}")
 _CHINESE_DIGITS = str.maketrans("0123456789", "〇一二三四五六七八九")
 
 
@@ -98,13 +100,15 @@ def _points(line: str, kinds: tuple[Kind, ...]) -> bool:
 
 
 def unnamed(question: str, sources: Sequence[Source], covers: Mapping[str | tuple[str, str], str]) -> list[str]:
-    """The years, organisations and places the question names that no source, title or cover writes."""
+    """The years, organisations, places and letter codes (VPN服务的编号) the question names that no source, title or
+    cover writes."""
     titles = [folded(t) for s in sources for t in (s.doc_title, s.title or "") if t] + [folded(c) for c in covers.values()]
     written = "\n".join([folded(s.text) for s in sources] + titles)
     asked = [f"{m.group(1)}年" for m in _YEAR.finditer(question)
              if m.group(1) not in written and m.group(1).translate(_CHINESE_DIGITS) not in written]
-    asked += [w.text for w in words_of(question) if w.flag in _NAME_FLAGS and len(w.text) >= MIN_NAME
-              and folded(w.text) not in written and not any(abbreviates(folded(w.text), t) for t in titles)]
+    asked += [w.text for w in words_of(question) if (w.flag in _NAME_FLAGS and len(w.text) >= MIN_NAME
+              or _LETTERS.fullmatch(w.text)) and folded(w.text) not in written
+              and not any(abbreviates(folded(w.text), t) for t in titles)]
     return asked
 
 

@@ -43,12 +43,17 @@ EVERYDAY = {
     "报税": "申报纳税",
     "不能": "不得", "不准": "不得", "不许": "不得", "不可以": "不得",  # what a law forbids
     "终了": "结束",  # 季度终了 is the quarter's end
+    # who works for an employer and when, as a labour rule writes it: 员工 is its 职工; 例假, 生理期, 月经期 its 经期
+    "员工": "职工",
+    "例假": "经期", "生理期": "经期", "月经期": "经期",
+    "怀孕期间": "孕期",
     "多少天": "多少日", "几天": "几日",
     "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
     "哪天": "什么时候",
     "何时": "什么时候",
     "几时": "什么时候",
     "啥时候": "什么时候",
+    "几号": "什么时候",  # 回执几号前寄回: the day of a month, as 哪天 asks it (not 几号楼, 几号线: below)
     "开始施行": "起施行",  # 什么时候开始实施 asks what 本法自…起施行 says
     "开始实施": "起施行",
     "开始生效": "起施行",
@@ -62,6 +67,7 @@ _TERMS = sorted(set(_WORDS.values()) - set(_WORDS), key=len, reverse=True)
 # And 交 is paying only where nothing is handed to someone (回执要交给…, 材料要交到…).
 _HANDED = "给|到|至|于|回|由|上"
 _NOT_BEFORE = {"实施": "细则|条例|办法|方案|意见|计划|规则",
+               "几号": "楼|线|门|馆|厅|房|室|窗|场|车|位|床|柜|文|令|附件|表|选手|运动员",
                **dict.fromkeys(("晚交", "迟交", "需要交", "要交", "应交", "要缴", "不用交", "不用缴", "不需要交", "不必交", "免交"), _HANDED)}
 _WORD = re.compile("|".join([*map(re.escape, _TERMS), *(re.escape(w) + (f"(?!{_NOT_BEFORE[w]})" if w in _NOT_BEFORE else "")
                                                         for w in sorted(_WORDS, key=len, reverse=True))]))

@@ -19,7 +19,7 @@ STOPWORDS = frozenset(
     "它 他 她 它们 我们 你们 我 你 呀 哦 "
     "哪几 哪几种 哪种 哪一 哪一个 多远 多大 多长 多久 多高 多宽 多重 多深 分别 一共 共 总共 大约 大概 约 做 按 里 说 所说 包括 包含".split()
 )
-MEASURE_WORDS = "个名人位艘台辆架份联页册张本期届轮次遍倍块根把枚天日周年月时分秒种类项条件部间处座只支套层级批家所户元"
+MEASURE_WORDS = "个名人位艘台辆架份联页册张本期届轮次遍倍块根把枚颗道天日周年月时分秒种类项条件部间处座只支套层级批家所户元"
 # 几艘, 几种, 多少名: a question word fused with its measure word; never a word of the documents.
 _QUESTION_MEASURE = re.compile(rf"^(?:几|多少)[{MEASURE_WORDS}]$")
 _WORD = re.compile(r"\w", re.UNICODE)

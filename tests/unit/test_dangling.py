@@ -51,3 +51,13 @@ def test_a_question_that_asks_which_attachment_is_answered_by_the_pointer():
     assert deferred_labels("二、名额分配情况（见附件1）", "名额分配情况见哪个附件？") == []
     assert deferred_labels("三、评审程序（见附件2）", "评审程序在哪个附件里？") == []
     assert deferred_labels("三、评审程序（见附件2）", "评审程序有哪几步？") == ["附件2"]
+
+
+def test_a_pointer_to_the_detail_the_question_asks_defers_though_its_sentence_gives_a_total():
+    sentence = "本次夏令营面向全县各区的在校中学生，共招收60名营员（各区的营员名额分配表见附件1）。"
+    assert deferred_labels(sentence, "夏令营每个区分到几个名额") == ["附件1"]  # 名额: only the pointer's clause writes it
+    assert deferred_labels(sentence, "夏令营一共招收多少名营员") == []  # the sentence itself gives the total
+
+
+def test_markdown_emphasis_does_not_hide_a_pointer():
+    assert deferred_labels("具体课程安排详见**附件2**。") == ["附件2"]

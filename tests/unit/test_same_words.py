@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kb.answer.offline import ExtractiveAnswerer
-from kb.answer.question import asked_for
+from kb.answer.question import asked_for, asks
 from kb.search.same_words import numeral_value, same_words
 from kb.search.tokens import tokenize
 from kb.turn import Source
@@ -84,3 +84,22 @@ def test_what_a_list_question_counts_ends_where_its_predicate_begins():
     assert asked_for("有哪些情形不能申请驾驶证？")[0] == []  # 情形 names the kind of answer: no item says it
     assert asked_for("哪些外部救援电话？")[0] == [{"外部", "救援"}]  # a verbal noun stays in the phrase
     assert asked_for("科目一没考过能补考几次？")[0] == [{"补考"}]  # a count of times counts the act
+
+
+def test_everyday_words_for_who_works_and_when_are_the_labour_rules():
+    assert "职工" in set(tokenize("新来的员工有没有年休假")) & set(tokenize("职工连续工作1年以上的，享受带薪年休假"))
+    for asked in ("学生来例假的时候能上体育课吗", "生理期能游泳吗", "月经期有什么要注意的"):
+        assert "经期" in tokenize(asked), tokenize(asked)
+    assert "孕期" in tokenize("怀孕期间可以出差吗")
+
+
+def test_which_day_of_the_month_asks_when_but_a_numbered_thing_keeps_its_number():
+    assert same_words("回执几号前寄回") == "回执什么时候前寄回"
+    assert same_words("几号楼在哪里") == "几号楼在哪里"
+    assert same_words("坐几号线到会场") == "坐几号线到会场"
+
+
+def test_a_count_of_stripes_or_stars_is_a_question_word_with_its_measure():
+    # 几道横线几颗五角星: 道 and 颗 count lines and stars as 枚 counts a badge's; the fused word is no word of a text
+    assert "几道" not in tokenize("臂章上印几道横线几颗五角星") and "几颗" not in tokenize("臂章上印几道横线几颗五角星")
+    assert asks("臂章上印几道横线几颗五角星").quantity

@@ -224,3 +224,11 @@ def test_the_addressees_a_notice_opens_with_are_no_lead_in_of_its_points():
     whole = [source(1, CONTEST, doc_title="关于举办2024年全市青少年科技创新大赛的通知")]
     answer = quoted("比赛地点在哪？", whole)
     assert any("市青少年宫三楼多功能厅" in q for q in answer) and not any("各直属学校" in q for q in answer)
+
+
+def test_a_letter_code_no_source_writes_is_not_spoken_of():
+    catalogue = [source(1, "二、扩展服务\n(一)在线课程；\n(二)远程答疑。", doc_title="服务分类目录")]
+    assert unnamed("服务分类目录里VPN服务的编号是什么", catalogue, {}) == ["VPN"]
+    assert quoted("服务分类目录里VPN服务的编号是什么", catalogue) == []
+    written = [source(1, "重症监护病房（ICU）每床配备呼吸机1台。", doc_title="病房设备配置标准")]
+    assert unnamed("icu每床配几台呼吸机", written, {}) == []  # written in either case, it is spoken of
