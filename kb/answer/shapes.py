@@ -56,7 +56,24 @@ def titled(weights: Mapping[str, float], sources: Sequence[Source], excluded: se
             held = sum(1 for t in title if t in weights) / len(title)
             if held >= share and (best is None or held > share):
                 best, share = s, held
-    return best or _by_head(weights, [s for s in sources if s.label and s.doc_id not in excluded])
+    return best or _holding_the_question(weights, sources, excluded) or _by_head(
+        weights, [s for s in sources if s.label and s.doc_id not in excluded])
+
+
+def _holding_the_question(weights: Mapping[str, float], sources: Sequence[Source], excluded: set[str]) -> Source | None:
+    """The one attachment whose title holds every word the question asks with besides its document's name, and two of
+    its words at least (东岭街道的防汛物资有哪些 → 附件4 防汛抢险物资储备清单: 物资 is the title's, 东岭街道 the plan's,
+    防汛 both's)."""
+    found: dict[tuple[str, str], Source] = {}
+    for s in sources:
+        if not s.label or s.doc_id in excluded or not s.title:
+            continue
+        asked = [t for t, w in weights.items() if len(t) > 1 and w >= 1.0]
+        own = [t for t in asked if t not in words(s.doc_title)]
+        title = words(s.title)
+        if own and all(t in title for t in own) and sum(t in title for t in asked) >= MIN_TITLE_WORDS:
+            found.setdefault((s.doc_id, s.label), s)
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def named_only(question: str, weights: Mapping[str, float], sources: Sequence[Source],

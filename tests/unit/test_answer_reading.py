@@ -305,3 +305,13 @@ def test_things_named_one_by_one_and_asked_of_each_are_each_looked_up():
 def test_each_level_is_no_list_of_things_asked_of_each():
     assert examples("消防服、头盔各有多少？") == ["消防服有多少？", "头盔有多少？"]
     assert examples("市、区各级部门有哪些职责？") == []  # 各级: every level, not each of 市 and 区
+
+
+def test_a_list_question_whose_words_past_the_documents_name_are_an_attachments_title_quotes_that_list():
+    # the body speaks of 物资 in passing; the attachment's title holds 物资 (and 防汛, the plan's word too)
+    body = "\n".join(["每年汛前，街道完成抢险物资补充和队伍培训。", "街道财政安排防汛专项经费，保障物资储备。",
+                      "抢险队伍所需物资从仓库领取。"])
+    annex = "\n".join(["1．冲锋舟：3艘，存放于南湖仓库。", "2．救生衣：150件，存放于南湖仓库。", "3．编织袋：8000条，存放于南湖仓库。"])
+    sources = [source(1, body, doc_title="南湖街道防汛应急预案"),
+               source(2, annex, "附件4", "防汛抢险物资储备清单", doc_title="南湖街道防汛应急预案", prefetched=True)]
+    assert quoted("南湖街道的防汛物资有哪些？", sources) == annex.split("\n")
