@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from graph.store import AttachmentInfo
+from graph.resolve import AttachmentCatalog
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL
 from kb.labels import LABEL
+from kb.turn import Source
 
 _KIND = r"(?:附件|附表|附录|附图)"
 # 有哪些附件, 有几个附件, 附件有哪些, 附件都有什么, 附件是哪些, 带了哪些附件, 附了什么材料: the list itself; not 附件3里有什么
@@ -28,8 +29,15 @@ def asks_attachment_list(question: str) -> bool:
     return bool(ASKS.search(question)) and not LABEL.search(question)
 
 
-def attachment_list_answer(attachments: Sequence[AttachmentInfo], n: int) -> str:
-    """The offline answer listing a document's attachments by label and title, cited to its source `n`."""
+def attachment_list_answer(question: str, sources: Sequence[Source], catalog: AttachmentCatalog) -> str:
+    """The offline answer listing the attachments of the best source's document by label and title, cited to that
+    source, when the question asks for them and the document has any; else ""."""
+    if not sources or not asks_attachment_list(question):
+        return ""
+    attachments = catalog.of_documents([sources[0].doc_id])
+    if not attachments:
+        return ""
+    n = sources[0].n
     lines = "\n".join(f"- {a.label}：{a.title} [{n}]" if a.title else f"- {a.label} [{n}]" for a in attachments)
     named = "\n".join(f"- {a.label}-{a.title}" if a.title else f"- {a.label}" for a in attachments)
     head = f"《{attachments[0].doc_title}》共有 {len(attachments)} 个附件："

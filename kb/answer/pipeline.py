@@ -21,7 +21,7 @@ from kb.answer.cited_tables import cited_gaps
 from kb.answer.gaps import deferred_gaps, find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
 from kb.answer.together import written_together
-from kb.answer.attachment_list import asks_attachment_list, attachment_list_answer
+from kb.answer.attachment_list import attachment_list_answer
 from kb.answer.hop import HopResult, post_answer_hop, without_block
 from kb.answer.llm import ChatModel
 from kb.answer.issuers import asks_issuer, issuer_answer, issuers
@@ -347,10 +347,9 @@ class Pipeline:
     def offline_answer(self, question: str, sources: list[Source], context: str) -> str:
         """The offline extractive answer; a question about an attachment with no content gets that said instead."""
         snapshot = self.read.current()
-        if asks_attachment_list(question) and sources:  # 这个预案有哪些附件: the catalog lists them, body or no body
-            listed = snapshot.catalog.of_documents([sources[0].doc_id])
-            if listed:
-                return attachment_list_answer(listed, sources[0].n)
+        listed = attachment_list_answer(question, sources, snapshot.catalog)  # 这个预案有哪些附件: the catalog's list
+        if listed:
+            return listed
         gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view, snapshot.view.body_text)
         if gaps:
             return gap_answer(gaps)
