@@ -40,5 +40,6 @@ def attachment_list_answer(question: str, sources: Sequence[Source], catalog: At
     n = sources[0].n
     lines = "\n".join(f"- {a.label}：{a.title} [{n}]" if a.title else f"- {a.label} [{n}]" for a in attachments)
     named = "\n".join(f"- {a.label}-{a.title}" if a.title else f"- {a.label}" for a in attachments)
-    head = f"《{attachments[0].doc_title}》共有 {len(attachments)} 个附件："
+    kinds = {a.label[:2] for a in attachments}  # 附录A–D are 附录s, as the guide calls them
+    head = f"《{attachments[0].doc_title}》共有 {len(attachments)} 个{kinds.pop() if len(kinds) == 1 else '附件'}："
     return f"{OFFLINE_LABEL}\n\n{head}\n\n{lines}\n\n{ATTACHMENT_SECTION}\n{named}\n"

@@ -43,6 +43,7 @@ _AMOUNT = re.compile(rf"{_NUMERAL}\s*{_UNIT}\s*(?:到|至|-|－|~|～|—)\s*{_N
 _INSIDE = re.compile(r"^\s*(?:那么?)?(?:这|那)?(?:里面|里边|里头|其中|当中|上面)")  # a question that opens inside something
 COUNTERS = "个些种类项位张份本件条"  # 这个, 那张, 这份: the counter after a demonstrative names no thing
 _POINTED = re.compile(r"^(?:那|这)[个张份本件些]?(?P<noun>[\u4e00-\u9fff]{1,4}?)的?呢$")
+_PREPOSITIONS = "离在到从向对给跟往"  # one-character prepositions an elided phrase may open with
 MAX_ELIDED = 20  # characters of an elided phrase; a longer 呢 sentence is a question of its own
 END_MARKS = "？?。.!！…"  # with spaces, what ends a question: stripped from the end (a `[…]+$` search is quadratic in a run)
 
@@ -246,6 +247,8 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
             return what + before
         edits.append((span, named))
     for span, text in sorted(edits, reverse=True):  # right to left, so the earlier offsets still hold
+        if len(text) > 1 and text[0] in _PREPOSITIONS and before[:span[0]].endswith(text[0]):
+            text = text[1:]  # 离火车站呢 after 距离机场多远: the earlier question says 离 already
         before = _replace(before, span, text)
     return before
 

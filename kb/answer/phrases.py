@@ -14,6 +14,7 @@ from kb.text import fold_case
 # What a question asks with: a phrase that holds one is a question of its own, not an elided one.
 QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
 # A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
+_FROM = frozenset({"距离", "离开"})
 _HOW = re.compile(r"怎么|怎样|怎么样|如何|咋|怎")  # the question words of a manner: a verb follows them
 DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
 NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
@@ -96,7 +97,7 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
     out: list[list[Word]] = []
     run: list[Word] = []
     for i, w in enumerate(words + [Word("", "x", -1, -1)]):
-        if w.text and not is_function(w, words[i - 1] if i else None):
+        if w.text and not is_function(w, words[i - 1] if i else None) and not _measured_from(words, i):
             run.append(w)
             continue
         counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \
@@ -113,6 +114,11 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
             out.append(run[subjects[0] : subjects[-1] + 1])
         run = []
     return out
+
+
+def _measured_from(words: list[Word], i: int) -> bool:
+    """距离 before a place is "from" (酒店距离机场多远: 酒店 | 机场), though jieba tags it the noun "distance"."""
+    return words[i].text in _FROM and i + 1 < len(words) and is_content(words[i + 1])
 
 
 def is_function(w: Word, before: Word | None) -> bool:

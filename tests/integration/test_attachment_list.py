@@ -17,3 +17,8 @@ def test_a_question_about_one_attachment_or_its_content_is_no_list_question():
     assert asks_attachment_list("东岭街道防汛应急预案有几个附件？") and asks_attachment_list("通知附了什么材料？")
     assert not asks_attachment_list("附件3里有什么？") and not asks_attachment_list("报名表在哪个附件里？")
     assert not asks_attachment_list("附件里说了啥？") and not asks_attachment_list("预案里附了哪些平面图和疏散图？")
+
+
+def test_a_guides_appendices_are_counted_as_appendices(real):
+    t = turn(real, "风险评估指南有哪些附录？", library_ids=("real",))
+    assert "共有 4 个附录" in t["content"] and "- 附录B：突发环境事件风险物质及临界量清单" in t["content"], t["content"]
