@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
@@ -93,7 +93,8 @@ class ExtractiveAnswerer:
         if not chosen:
             return OFFLINE_NO_ANSWER
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
-        attachments = _attachments_used(chosen, sources)
+        asked = {make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(question)}
+        attachments = _attachments_used(chosen, sources, asked)
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
@@ -375,8 +376,10 @@ class ExtractiveAnswerer:
 _NONE: frozenset[str] = frozenset()
 
 
-def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source]) -> list[tuple[str, str]]:
-    """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4)."""
+def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source],
+                      asked: Collection[str] = ()) -> list[tuple[str, str]]:
+    """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4) — of those, only the
+    ones the question names when it names any (附录C是什么, answered by a line listing 附录A–D, asks for C)."""
     titles = {(s.doc_id, s.label): s.title for s in sources if s.label}
     out: dict[str, str] = {}
     for c in chosen:
@@ -385,6 +388,6 @@ def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source]) ->
     for c in chosen:
         for match in LABEL.finditer(c.text):
             label = make_label(match.group("kind"), match.group("number"))
-            if label != c.source.label:
+            if label != c.source.label and (not asked or label in asked):
                 out.setdefault(label, titles.get((c.source.doc_id, label), ""))
     return list(out.items())

@@ -22,3 +22,11 @@ def test_a_question_about_one_attachment_or_its_content_is_no_list_question():
 def test_a_guides_appendices_are_counted_as_appendices(real):
     t = turn(real, "风险评估指南有哪些附录？", library_ids=("real",))
     assert "共有 4 个附录" in t["content"] and "- 附录B：突发环境事件风险物质及临界量清单" in t["content"], t["content"]
+
+
+def test_an_answer_about_one_named_appendix_brings_only_that_one(real):
+    # the guide's contents line names 附录A–D; the question asks for C, and the hop brings C alone
+    t = turn(real, "风险评估指南附录C是什么？", library_ids=("real",))
+    section = t["content"].split("**相关附件**", 1)[1].split("**相关附件内容", 1)[0]
+    assert "附录C" in section and "附录A" not in section and "附录D" not in section, t["content"]
+    assert {item.label for item in t["attachments"] if item.resolved} == {"附录C"}

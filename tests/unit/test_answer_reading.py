@@ -315,3 +315,4 @@ def test_a_list_question_whose_words_past_the_documents_name_are_an_attachments_
     sources = [source(1, body, doc_title="南湖街道防汛应急预案"),
                source(2, annex, "附件4", "防汛抢险物资储备清单", doc_title="南湖街道防汛应急预案", prefetched=True)]
     assert quoted("南湖街道的防汛物资有哪些？", sources) == annex.split("\n")
+
