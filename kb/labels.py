@@ -49,7 +49,7 @@ def chinese_to_int(text: str) -> int:
         raise ValueError(f"not a Chinese numeral: {text!r}") from exc
 
 
-def numeral_value(text: str) -> int:
+def ordinal_number(text: str) -> int:
     """A number written in digits (full-width too) or Chinese (第十二条's 十二, 7), as an int; 0 for what is no numeral
     (十十, a typo a question may hold): a place or an article nobody can have meant."""
     text = unicodedata.normalize("NFKC", text).strip()

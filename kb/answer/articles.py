@@ -10,7 +10,7 @@ import re
 from typing import Mapping, Sequence
 
 from kb.answer.shapes import Candidate
-from kb.labels import numeral_value
+from kb.labels import ordinal_number
 
 _NUMERAL = r"[0-9０-９]{1,3}|[零〇一二两三四五六七八九十百]{1,5}"
 # 第五条讲什么, 第5条规定了什么, 第十二条的内容, 第三条是怎么写的, 第八条说的是啥: the article's number, then only what
@@ -27,7 +27,7 @@ MAX_LINES = 12  # lines of one article quoted: its sentence and its items
 def asked_article(question: str) -> int | None:
     """The number of the article the question asks the content of, or None."""
     found = _ASKS.search(question)
-    return numeral_value(found.group("n")) if found else None
+    return ordinal_number(found.group("n")) if found else None
 
 
 def article_lines(number: int, units: Sequence[tuple], named: Mapping[str, float],
@@ -35,7 +35,7 @@ def article_lines(number: int, units: Sequence[tuple], named: Mapping[str, float
     """The article's lines, from the one that opens it to the next article, in the document the question names most
     (of the documents that hold that article); empty when no source opens it."""
     opening = [i for i, (source, _, text, *_) in enumerate(units)
-               if source.doc_id not in excluded and (m := _OPENS.match(text)) and numeral_value(m.group("n")) == number]
+               if source.doc_id not in excluded and (m := _OPENS.match(text)) and ordinal_number(m.group("n")) == number]
     if not opening:
         return []
     start = max(opening, key=lambda i: (named.get(units[i][0].doc_id, 0.0), -i))

@@ -9,16 +9,14 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from graph.prefetch import attachment_text
 from graph.resolve import AttachmentCatalog
 from graph.store import DocumentSummary, GraphReads
-from kb.answer.gaps import EMPTY, OMITTED, Gap, is_empty
+from kb.answer.gaps import Gap, gap_of
 from kb.answer.units import folded, read_units, words
 from kb.search.tokens import tokenize
 from kb.turn import Source
 
 _TITLED = re.compile(r"《(?P<title>[^》]{2,60})》")
-_OMITTED = re.compile(r"[（(]\s*略\s*[)）]")
 
 
 @dataclass(frozen=True)
@@ -50,10 +48,7 @@ def cited_gaps(question: str, sources: Sequence[Source], documents: dict[str, Do
                 if not asked & said:
                     continue  # the sentence cites the table, but not for what the question asks
                 chunks = graph.attachments_chunks([(s.doc_id, info.label)]).get((s.doc_id, info.label), [])
-                text = attachment_text(chunks) if chunks else ""
-                state = OMITTED if info.omitted or _OMITTED.search(text) else EMPTY if not chunks or is_empty(
-                    text, info.title) else None
-                if state is not None:
-                    gap = Gap(s.doc_id, documents[s.doc_id].title, info.label, info.title, state)
+                gap = gap_of(documents[s.doc_id], info.label, info, chunks)
+                if gap is not None:
                     found[(s.doc_id, info.label)] = CitedGap(s, unit.text.strip(), gap)
     return list(found.values())

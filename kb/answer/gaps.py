@@ -74,7 +74,7 @@ def find_gaps(
         # no document (酒店一共配备了多少具灭火器？…见附件4) asks about the plan that has the list, not its template
         # twin whose table was lost. Else the first that has the attachment, or at least mentions it.
         full = (d for d in docs if label in attachments[d]
-                and _state(documents[d], label, attachments[d][label], contents.get((d, label), []), ()) is None)
+                and gap_of(documents[d], label, attachments[d][label], contents.get((d, label), []), ()) is None)
         holder = next(full, None) or next(
             (d for d in docs if label in attachments[d] or label in documents[d].dangling), docs[0])
         asked.setdefault((holder, label), attachments[holder].get(label))
@@ -93,7 +93,7 @@ def find_gaps(
              if _names(question, a, contents.get((doc_id, a.label), []))]
     # one of the question's documents holds content for the attachment it names (a template twin's 应急物资清单): the
     # question asks about that one, not the twin whose table was lost
-    if not any(_state(documents[d], a.label, a, contents.get((d, a.label), []), ()) is None for d, a in named):
+    if not any(gap_of(documents[d], a.label, a, contents.get((d, a.label), []), ()) is None for d, a in named):
         for doc_id, a in named:
             asked.setdefault((doc_id, a.label), a)
     titles = _dangling_titles(docs, catalog, body)
@@ -102,7 +102,7 @@ def find_gaps(
             asked.setdefault((doc_id, label), None)
     gaps = []
     for (doc_id, label), info in asked.items():
-        gap = _state(documents[doc_id], label, info, contents.get((doc_id, label), []), list(attachments[doc_id]))
+        gap = gap_of(documents[doc_id], label, info, contents.get((doc_id, label), []), list(attachments[doc_id]))
         if gap is not None and (doc_id, label) in titles:  # the body names it: it is missing, not a misreading
             gap = replace(gap, title=gap.title or titles[(doc_id, label)], state=DANGLING, known=())
         if gap is not None:
@@ -133,7 +133,7 @@ def deferred_gaps(question: str, answer: str, sources: Sequence[Source], documen
     known = [a.label for a in catalog.of_documents([doc.id])]
     gaps = []
     for label, info in infos.items():
-        gap = _state(doc, label, info, contents.get((doc.id, label), []), known)
+        gap = gap_of(doc, label, info, contents.get((doc.id, label), []), known)
         if gap is not None and (doc.id, label) in titles:
             gap = replace(gap, title=gap.title or titles[(doc.id, label)], state=DANGLING, known=())
         if gap is not None and gap.state != ABSENT:  # 见附件9 of a document with no 附件9 at all is a misreading
@@ -263,8 +263,9 @@ def _captions(text: str) -> list[str]:
     return [m.group("title") for line in text.split("\n") if (m := _CAPTION.match(line.strip())) and m.group("title")]
 
 
-def _state(doc: DocumentSummary, label: str, info: AttachmentInfo | None, chunks: Sequence[Chunk],
-           known: Sequence[str]) -> Gap | None:
+def gap_of(doc: DocumentSummary, label: str, info: AttachmentInfo | None, chunks: Sequence[Chunk],
+           known: Sequence[str] = ()) -> Gap | None:
+    """The attachment's gap (dangling, absent, omitted, empty), or None when it holds content."""
     if info is None:
         state = DANGLING if label in doc.dangling else ABSENT
         return Gap(doc.id, doc.title, label, "", state, tuple(known) if state == ABSENT else ())

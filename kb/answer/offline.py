@@ -214,9 +214,10 @@ class ExtractiveAnswerer:
         about_chars_all = frozenset().union(*about_chars.values())
         titles = {LIST_NUMBER.sub("", s.title).strip() for s in sources if s.title}
         # and those the body lists (附件：1.…日程安排表 / 2.…报名表): each line names an attachment, not its content
-        listed = {t for s in sources if not s.label for t in dangling_titles(s.text, set()).values()} - titles
+        listed_titles = {t for s in sources if not s.label for t in dangling_titles(s.text, set()).values()} - titles
         entries: list[Candidate] = []  # their lines, the answer only when nothing else answers: where it would be
         about_attached = bool(ATTACHED.intersection(asked))  # 预案里附了哪些图: the attachments are the answer
+        names_asked = about_attached or bool(TITLE.search(question))  # a line naming an attachment may answer
         if about_attached and not any(kind in weights for kind in KINDS):  # 通知附了什么材料: what is attached is
             weights.update({kind: 1.0 for kind in KINDS if any(kind in s.text for s in sources)})  # written 附件
         df = Counter(t for tokens in counted_sets for t in tokens if t in weights)
@@ -305,9 +306,9 @@ class ExtractiveAnswerer:
                 coverage *= NO_NUMBER  # 多少钱: a number of 人 is no amount of money
             if text.lstrip().startswith("#") and not (wants.list or wants.name):
                 coverage *= HEADING
-            if not (about_attached or TITLE.search(question)) and names_attachment(text, titles):
+            if not names_asked and names_attachment(text, titles):
                 continue
-            if not (about_attached or TITLE.search(question)) and names_attachment(text, listed):
+            if not names_asked and names_attachment(text, listed_titles):
                 entries.append(Candidate(source, text, round(coverage, 6), position, item, False, lead, heading))
                 continue
             if unlisted and header is not None:

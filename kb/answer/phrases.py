@@ -13,9 +13,9 @@ from kb.text import fold_case
 
 # What a question asks with: a phrase that holds one is a question of its own, not an elided one.
 QUESTION_WORD = re.compile(r"多少|几|哪|什么|啥|谁|怎|如何|吗|是否|为何|为什么|能否|可否|有没有|何时|何处|多[远大长久高宽重深]")
-# A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
-_FROM = frozenset({"距离", "离开"})
+_FROM = frozenset({"距离", "离开"})  # before a place: "from" (酒店距离机场多远), though jieba tags 距离 a noun
 _HOW = re.compile(r"怎么|怎样|怎么样|如何|咋|怎")  # the question words of a manner: a verb follows them
+# A demonstrative starts a referring word (该村, 这些, 此类, 上述); these start words that refer to nothing before.
 DEMONSTRATIVES = ("上述", "前者", "后者", "它", "他", "她", "其", "该", "此", "这", "那")
 NOT_REFERRING = frozenset("其他 其它 其余 其实 其次 那么 这样 那样 这么 这儿 那儿 此外 因此 该当".split())
 # Words that frame what is asked rather than name it (存放地点在哪里): no subject of their own.

@@ -11,7 +11,7 @@ import re
 from typing import NamedTuple, Sequence
 
 from kb.answer.shapes import Candidate
-from kb.labels import numeral_value
+from kb.labels import ordinal_number
 
 # A unit at the place asked answers when it matches the question this share as well as the best unit: a row of the
 # table the question names (its caption's words are the best unit's too), not a 7th row of some other list. Set by
@@ -41,7 +41,7 @@ def asked_place(question: str) -> Place | None:
     found = _PLACE.search(question)
     if found is None or _ARTICLE.search(question):
         return None
-    number = numeral_value(found.group("n") or found.group("serial"))
+    number = ordinal_number(found.group("n") or found.group("serial"))
     if number < 1:
         return None
     return Place(number, f"{question[: found.start()]} {question[found.end():]}")
@@ -64,11 +64,11 @@ def places(units: Sequence[tuple]) -> dict[tuple[int, int], int]:
         serial = _SERIAL_FIELD.match(text.strip())
         numbered = _NUMBERED.match(text)
         if serial:
-            out[key] = numeral_value(serial.group("n"))
+            out[key] = ordinal_number(serial.group("n"))
         elif header and count:
             out[key] = count
         elif numbered:
-            out[key] = numeral_value(numbered.group("a") or numbered.group("b"))
+            out[key] = ordinal_number(numbered.group("a") or numbered.group("b"))
     return out
 
 

@@ -64,11 +64,11 @@ def _holding_the_question(weights: Mapping[str, float], sources: Sequence[Source
     """The one attachment whose title holds every word the question asks with besides its document's name, and two of
     its words at least (东岭街道的防汛物资有哪些 → 附件4 防汛抢险物资储备清单: 物资 is the title's, 东岭街道 the plan's,
     防汛 both's)."""
+    asked = [t for t, w in weights.items() if len(t) > 1 and w >= 1.0]
     found: dict[tuple[str, str], Source] = {}
     for s in sources:
         if not s.label or s.doc_id in excluded or not s.title:
             continue
-        asked = [t for t, w in weights.items() if len(t) > 1 and w >= 1.0]
         own = [t for t in asked if t not in words(s.doc_title)]
         title = words(s.title)
         if own and all(t in title for t in own) and sum(t in title for t in asked) >= MIN_TITLE_WORDS:
@@ -106,7 +106,7 @@ def named_only(question: str, weights: Mapping[str, float], sources: Sequence[So
 
 
 # An attachment's header over its title (附件：报名表, 附件2：报名表, 附表一 税目税额表): the title of what follows
-_HEADER = re.compile(rf"^\s*(?:{KIND_WORD}|附件)\s*[0-9０-９一二三四五六七八九十.．\-－]*\s*[：:、\-－—]?\s*")
+_HEADER = re.compile(rf"^\s*{KIND_WORD}\s*[0-9０-９一二三四五六七八九十.．\-－]*\s*[：:、\-－—]?\s*")
 
 
 def is_title_line(text: str, source: Source) -> bool:

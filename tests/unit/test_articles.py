@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from kb.answer.articles import asked_article
-from kb.labels import numeral_value
+from kb.labels import ordinal_number
 from kb.search.tokens import tokenize
 from tests.unit.test_answer_reading import quoted, source
 
@@ -45,4 +45,4 @@ def test_a_number_that_is_no_numeral_asks_no_place_and_no_article():
 
 def test_a_malformed_chinese_numeral_in_a_label_is_kept_as_written_not_a_crash():
     # cn2an raises KeyError, not ValueError, on some malformed numerals; a document or a question may hold one
-    assert "附件百百九十九" in tokenize("详见附件百百九十九") and numeral_value("百百九十九") == 0
+    assert "附件百百九十九" in tokenize("详见附件百百九十九") and ordinal_number("百百九十九") == 0
