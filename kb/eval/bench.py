@@ -303,7 +303,7 @@ def ingest_probe(store_dir: Path, corpus: Path, subprocess: bool = False) -> dic
             raise AnnexError("the bulk load failed; its error is printed above")
         return json.loads(done.stdout.strip().splitlines()[-1])
     settings = load_settings(store_dir=store_dir, llm_base_url="")
-    service = open_service(settings)
+    service = open_service(settings, stores=open_stores(settings, bulk=True))  # as `python -m kb ingest` opens them
     try:
         started = time.perf_counter()
         failed = []
