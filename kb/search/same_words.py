@@ -97,7 +97,7 @@ _DAYS = re.compile(r"(?<![0-9.月])([0-9]{1,6})(?:日|天)")  # not a date's day
 # 不到一角, 不满1角, 未满五年, 少于…: below a number is one thing however it is said
 _MONEY = re.compile(r"(?<![0-9])([0-9]+)(块钱|元钱|毛钱|角钱)")  # 一块钱 is 1元, 一毛钱 and 一角钱 are 1角
 _MORE = re.compile(r"(?<![0-9])([0-9]+)个多月")  # 三个多月: more than three months, as a law says 三个月以上
-_BELOW = re.compile(rf"(?:不到|不满|未满|不够|少于)(?=[0-9{_NUMERAL}半])")
+_BELOW = re.compile(rf"(?:不到|不满|未满|不够|(?<!不)少于)(?=[0-9{_NUMERAL}半])")  # 不少于 is its opposite
 
 
 def numeral_value(text: str) -> int | None:
