@@ -33,6 +33,7 @@ from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
+from kb.answer.day_rows import asked_day, day_fits
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
@@ -256,6 +257,10 @@ class ExtractiveAnswerer:
         unlisted = any(not written.intersection(t) for t in owner)
         field = asked_field(question)
         fits = {(s.n, i): bracket_fit(given, text) for s, i, text, *_ in units} if given else {}
+        day = asked_day(question)  # 第二天下午: the rows of a schedule's second day (kb/answer/day_rows.py)
+        if day is not None:
+            fits.update(day_fits(day, [(s.n, i, text, header) for s, i, text, header, *_ in units]))
+        fitted = {a.written for a in given} | (words(day.written) if day is not None else _NONE)
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
         candidates, headings = [], []
         intros = completing(units) if value_kinds else {}
@@ -269,8 +274,8 @@ class ExtractiveAnswerer:
             fit = fits.get((source.n, position))  # 已满10年不满20年的 for 工作了12年
             if fit is False and source.n in looked_up:
                 continue  # the row of another bracket, where a row holds the amount (else it says who is left out)
-            if fit:  # the row holds the amount given as its bracket, not as its words
-                tokens = tokens | {a.written for a in given}
+            if fit:  # the row holds the amount (or the day) given as its bracket or place, not as its words
+                tokens = tokens | fitted
             if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
                 tokens = tokens | words(source.doc_title)
             own_words = tokens
@@ -346,8 +351,8 @@ class ExtractiveAnswerer:
             shaped = owned(candidates[0], weights)
         if not shaped and wants.list:  # 第三类…包括哪些: the attachment's list of 第三类, not the articles naming it
             shaped = named_group(candidates, weights, about, headings)
-        if shaped:
-            return shaped
+        if shaped:  # of a heading's rows, those of another bracket or day than the one a row holds are no answer
+            return [c for c in shaped if fits.get((c.source.n, c.position)) is not False or c.source.n not in looked_up]
         opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count
         if (wants.list and (candidates[0].item or candidates[0].lead or opens)) or (opens and (wants.quantity
                                                                                               or about_attached)):

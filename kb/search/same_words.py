@@ -48,6 +48,9 @@ EVERYDAY = {
     "例假": "经期", "生理期": "经期", "月经期": "经期",
     "怀孕期间": "孕期",
     "多少天": "多少日", "几天": "几日",
+    # what a notice of a meeting or a course writes of meals and travel: 午饭 is its 午餐, 路费 its 交通费
+    "午饭": "午餐", "中饭": "午餐", "早饭": "早餐", "晚饭": "晚餐",
+    "路费": "交通费", "车费": "交通费", "车旅费": "差旅费",
     "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
     "哪天": "什么时候",
     "何时": "什么时候",
