@@ -17,6 +17,7 @@ from typing import Collection, Mapping, Sequence
 from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
 from kb.answer.shapes import (
+    unlisted_by,
     MAX_LIST_ITEMS,
     Candidate, followed, introduced, is_title_line, items_of, list_items, named_heading, named_only, opening, owned,
     titled, with_leads,
@@ -338,8 +339,8 @@ class ExtractiveAnswerer:
             return with_leads(placed)
         if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
             listed = titled(weights, sources, ruled_out | misnamed)
-            if listed is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
-                return items_of(listed)
+            if listed is not None and not unlisted_by(listed, candidates, weights):
+                return items_of(listed)  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             heading = named_heading(question, headings) if wants.list else None
             if heading:

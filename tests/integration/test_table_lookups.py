@@ -41,3 +41,9 @@ def test_a_day_asked_by_its_place_is_that_row_of_the_schedule(lookups):
     assert "说课训练" in answer and "分组研讨" not in answer and "结业考核" not in answer
     answer = _answer(lookups, "最后一天上午安排了什么")  # the heading owns the rows: only the last day's is kept
     assert "微格教学实训" in answer and "示范课观摩" not in answer and "开班仪式" not in answer
+
+
+def test_a_list_question_the_body_answers_is_not_answered_by_the_attachment_its_title_names(lookups):
+    # 稳岗补贴 is 附件2 稳岗补贴标准's title, but 适用 is written only in 第二条: the body says which enterprises
+    answer = _answer(lookups, "稳岗补贴适用于哪些企业？")
+    assert "依法参加失业保险的企业" in answer and "每名参保职工补贴" not in answer
