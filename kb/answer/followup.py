@@ -239,7 +239,7 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
         span = (_range_of(thing, before) or parallel(rest, words, naming)
                 or (_looked_in(words) if inside else None) or last_thing(words, naming))
         if span is None:
-            return what + before
+            return _asked_of(before, words) + what
         edits.append((span, thing))
     if named and named not in before:
         span = title_span(words, naming)
@@ -251,6 +251,13 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
             text = text[1:]  # 离火车站呢 after 距离机场多远: the earlier question says 离 already
         before = _replace(before, span, text)
     return before
+
+
+def _asked_of(before: str, words: list[Word]) -> str:
+    """What the earlier question asked of, up to its asking (青年教师培训班联系人 of 青年教师培训班联系人是谁？): a thing
+    asked after it (电话呢？) is that one's — the contact's phone —, when nothing in it is the thing's parallel."""
+    first = next((w for w in words if w.start > 0 and is_function(w, None)), None)
+    return before[: first.start] if first is not None else without_end(before)
 
 
 def _range_of(thing: str, before: str) -> tuple[int, int] | None:
