@@ -16,6 +16,7 @@ from typing import Collection, Mapping, Sequence
 
 from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
+from kb.answer.siblings import missing_kind
 from kb.answer.shapes import (
     unlisted_by,
     MAX_LIST_ITEMS,
@@ -242,6 +243,8 @@ class ExtractiveAnswerer:
         # about the form (需要填写姓名吗, 要填哪些内容)
         if (wants.value or not (wants.whether or wants.list)) and left_blank(units, field_phrase(question),
                                                                             ruled_out | misnamed):
+            return []
+        if missing_kind(question, [folded(s.text) for s in sources]):  # 大型企业… of a table of 中型/小型/微型企业
             return []
         article = asked_article(question)  # 第五条讲什么: the article itself, from its first line to the next
         if article is not None and (lines := article_lines(article, units, named, ruled_out | misnamed)):

@@ -47,3 +47,8 @@ def test_a_list_question_the_body_answers_is_not_answered_by_the_attachment_its_
     # 稳岗补贴 is 附件2 稳岗补贴标准's title, but 适用 is written only in 第二条: the body says which enterprises
     answer = _answer(lookups, "稳岗补贴适用于哪些企业？")
     assert "依法参加失业保险的企业" in answer and "每名参保职工补贴" not in answer
+
+
+def test_a_kind_the_table_does_not_list_is_declined_not_answered_by_its_siblings_rows(lookups):
+    content = turn(lookups, "大型企业每名职工补贴多少？", library_ids=("lookups",))["content"]
+    assert "知识库中没有找到" in content and "500" not in content  # the 中型 row would be a wrong fact
