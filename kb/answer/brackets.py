@@ -87,21 +87,22 @@ def amounts(question: str) -> tuple[Amount, ...]:
                                   if not any(r.start() <= m.start() < r.end() for r, _ in ranges))
 
 
-# A question that bounds its amount (不到20人的企业, 20人以下的, 超过100人的) asks for the row of the numbers past it:
-# read just inside the bound, so the row "20人以下" holds 不到20人 and the row "20人及以上，100人以下" does not.
+# A question that bounds its amount (不到20人的企业, 20人以下的, 超过100万的部分) asks for the row of the numbers past
+# it: read one step inside the bound, a step of the last digit written (tiers are written in whole units: 1000元以下 /
+# 1001元至50000元 / 1000001元以上), so the row "20人以下" holds 不到20人 and the row from 20 up does not.
 _UNDER = re.compile(rf"{_AT_MOST}$")
 _OVER = re.compile(rf"{_AT_LEAST}$")
-_INSIDE = 1e-6
 
 
 def _bounded(text: str, m: re.Match[str]) -> Amount:
     """The amount an _AMOUNT match gives, moved just inside a bound the question puts on it."""
     amount = replace(_amount(*m.groups()), written=m.group(1))
     before, after = text[max(0, m.start() - 3):m.start()], text[m.end():m.end() + 2]
+    step = 10.0 ** -len(m.group(1).partition(".")[2])  # 1 of 20人 or 100万元; 0.1 of 0.5%
     if _UNDER.search(before) and not before.endswith(("不超过", "不高于", "不多于")) or after.startswith("以下"):
-        return replace(amount, value=amount.value - _INSIDE)
+        return replace(amount, value=amount.value - step)
     if _OVER.search(before) and not before.endswith(("已满", "满", "达到")) or after.startswith("以上"):
-        return replace(amount, value=amount.value + _INSIDE)
+        return replace(amount, value=amount.value + step)
     return amount
 
 

@@ -81,3 +81,9 @@ def test_a_bound_the_question_puts_on_its_amount_reads_just_inside_it():
     for question, row in (("不到20人的企业补贴多少", 2), ("20人以下的企业", 2), ("超过100人的", 0), ("100人以上的企业", 0)):
         assert [bracket_fit(amounts(question), r) for r in SIZES] == [i == row for i in range(3)], question
     assert amounts("不超过100人")[0].value == 100.0  # 不超过 holds the number itself
+
+
+def test_a_bound_on_a_sum_steps_one_whole_unit_inside_it_as_tiers_are_written():
+    # 1000元以下 / 1001元至50000元 / … / 1000001元以上: 超过100万的部分 is the last row, not the one ending at 100万
+    assert [bracket_fit(amounts("超过100万的部分呢？"), row) for row in FEES] == [False, False, True]
+    assert amounts("不足0.5%的")[0].value == 0.4  # a decimal steps by its last digit

@@ -39,6 +39,9 @@ BOATS = "东岭街道有几艘冲锋舟？存放在哪里？"
     # what the earlier question asked of has no thing of its own to stand for: the one asked after is its (the
     # contact's phone), not a word glued before the whole earlier question
     ("电话呢？", "东岭街道联系人是谁？", ELLIPSIS, "东岭街道联系人电话"),
+    # one amount for the one the earlier question gave, and a bound on it, each the case asked of
+    ("那30万呢？", "争议金额8万元，受理费按多少交？", ELLIPSIS, "争议金额30万，受理费按多少交？"),
+    ("超过100万的部分呢？", "争议金额30万元，受理费按多少交？", ELLIPSIS, "争议金额超过100万的部分，受理费按多少交？"),
     # jieba cuts 报到 报 / 到 after 什么时候: 报 is no thing the next question continues
     ("在哪报到？", "东岭街道防汛培训什么时候报到？", NO_SUBJECT, "东岭街道防汛培训在哪报到？"),
 ])
