@@ -47,6 +47,11 @@ class VectorsApart:
         self._answers: dict[int, tuple[bool, Any]] = {}
         self._call("count")  # the child opened the store, or its error is raised here
 
+    @property
+    def pid(self) -> int:
+        """The child's process id (the benchmark reads its memory)."""
+        return int(self._process.pid or 0)
+
     def begin_upsert(self, docs: Sequence[Document], readers: ReadersFirst | None = None) -> Callable[[], None]:
         """Send the documents to be written and return at once; the returned wait() returns when they are written
         or raises the VectorStoreError that stopped them. The child writes in the order it was sent."""
