@@ -45,6 +45,7 @@ EVERYDAY = {
     "终了": "结束",  # 季度终了 is the quarter's end
     # who works for an employer and when, as a labour rule writes it: 员工 is its 职工; 例假, 生理期, 月经期 its 经期
     "员工": "职工",
+    "从业人员": "职工",  # a plan's or a safety law's word for who works there (酒店从业人员约200名)
     "例假": "经期", "生理期": "经期", "月经期": "经期",
     "怀孕期间": "孕期",
     "多少天": "多少日", "几天": "几日",
