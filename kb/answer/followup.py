@@ -15,10 +15,10 @@ from typing import Callable, Collection, Sequence
 from kb.answer.modifiers import swap_modifier
 from kb.answer.ordinals import ordinal_question, place
 from kb.answer.phrases import (
-    DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject, last_thing, parallel, refers,
-    subject_runs, title_span, topic,
+    DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject, last_thing, parallel, predicated,
+    CONTACT_NOUNS, refers, subject_runs, title_span, topic,
 )
-from kb.answer.question import MODALS, glued_modal
+from kb.answer.question import ATTRIBUTES, MODALS, glued_modal
 from kb.answer.question_words import Titles, Word, words_of
 from kb.labels import LABEL
 
@@ -114,7 +114,7 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
     words = words_of(question)
-    own = [w for w in words if is_subject(w)]
+    own = [w for i, w in enumerate(words) if is_subject(w) and not predicated(words, i)]
     refer = next((i for i, w in enumerate(words) if refers(w)), None)
     if refer is not None and not any(w.start < words[refer].start for w in own):
         return Reading(question, _resolve_reference(question, words, refer, before, naming), before, ANAPHORA)
@@ -244,8 +244,8 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
     if thing:
         span = (_range_of(thing, before) or parallel(rest, words, naming)
                 or (_looked_in(words) if inside else None) or last_thing(words, naming))
-        if span is None:
-            return _asked_of(before, words) + what
+        if span is None:  # 电话呢？ of …联系人是谁？: the contact's phone; else the phrase, then the earlier question
+            return _asked_of(before, words) + what if _attribute(thing) else what + before
         edits.append((span, thing))
     if named and named not in before:
         span = title_span(words, naming)
@@ -257,6 +257,11 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
             text = text[1:]  # 离火车站呢 after 距离机场多远: the earlier question says 离 already
         before = _replace(before, span, text)
     return before
+
+
+def _attribute(thing: str) -> bool:
+    """Whether the elided phrase is one attribute asked of something (电话, 地址, 联系方式), not a thing or a case."""
+    return thing in ATTRIBUTES or thing in CONTACT_NOUNS
 
 
 def _asked_of(before: str, words: list[Word]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from kb.answer.question import ATTRIBUTES
+from kb.answer.question import ATTRIBUTES, MODALS
 from kb.answer.question_words import Titles, Word, words_of
 from kb.labels import LABEL
 from kb.search.pos_tags import is_word
@@ -99,7 +99,7 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
     run: list[Word] = []
     for i, w in enumerate(words + [Word("", "x", -1, -1)]):
         if w.text and not is_function(w, words[i - 1] if i else None) and not _measured_from(words, i) \
-                and not _parted(words, i):
+                and not _parted(words, i) and not (i < len(words) and predicated(words, i)):
             run.append(w)
             continue
         counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \
@@ -116,6 +116,16 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
             out.append(run[subjects[0] : subjects[-1] + 1])
         run = []
     return out
+
+
+NEGATIONS = frozenset("不 没 没有 别 未 不用 不必 无需 不要".split())
+
+
+def predicated(words: list[Word], i: int) -> bool:
+    """A word a negation or a modal makes a predicate, however jieba tagged it: 交会 of 不交会怎么样 (cut so, tagged a
+    noun), 交 of 哪些凭证要交 (tagged a noun): what is done, no thing asked about."""
+    before = words[i - 1].text if i else ""
+    return before in NEGATIONS or (before in MODALS and len(words[i].text) == 1)
 
 
 def _parted(words: list[Word], i: int) -> bool:

@@ -83,10 +83,12 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
     def nouns(found: list[str]) -> list[str]:  # nor the pieces jieba also cuts an attribute into (联系 of 联系电话)
         attributes = [t for t in found if t in ATTRIBUTES]
         return [t for t in found if t not in ATTRIBUTES and t[-1] not in QUANTITY_SUFFIXES
-                and not any(t in a for a in attributes)]
+                and not any(t in a for a in attributes) and t not in _NOT_COUNTED]
 
     after = _COUNTED_AFTER.search(question)
-    if after and words(noun_phrase(after.group("what"))):
+    # 哪些不用交: what follows 哪些 is what is done (a negation, a modal), and the thing counted is the one before it
+    counted_after = words(noun_phrase(after.group("what"))) if after else []
+    if counted_after and not set(counted_after) <= _NOT_COUNTED:
         parts = [found for part in _CONJUNCTION.split(noun_phrase(after.group("what"))) if (found := words(part))]
         needed = [set(nouns(found)[:COUNTED_WORDS]) for found in parts if nouns(found)]
         return needed, {t for found in parts for t in found}
@@ -95,6 +97,10 @@ def asked_for(question: str) -> tuple[list[set[str]], set[str]]:
     # 补考几次: a count of times counts the act, the one word before it (科目一没考过能|补考)
     needed = nouns(found)[-1 if _TIMES.search(question) else -COUNTED_WORDS:]
     return ([set(needed)] if needed else []), set(found[-COUNTED_WORDS - 1:])
+
+
+# what a 哪些 is never followed by as the thing it counts: the act's negation or modal (哪些不用交, 哪些需要填)
+_NOT_COUNTED = frozenset("不用 不必 无需 不要 不能 不得 需要 应当 应该 必须 可以 能够".split())
 
 
 def noun_phrase(text: str) -> str:

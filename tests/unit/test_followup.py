@@ -191,3 +191,19 @@ FORM_TITLES = ("关于举办2024年全市中小学生作文比赛的通知", "�
 ])
 def test_a_follow_up_that_names_the_end_of_an_earlier_name_means_the_earlier_thing(question, before, standalone):
     assert read_question(question, [before], FORM_TITLES).standalone == standalone
+
+
+@pytest.mark.parametrize(("question", "before", "standalone"), [
+    ("哪些不用交？", "印花税哪些凭证要交？", "印花税凭证哪些不用交？"),
+    ("不交会怎么样？", "印花税由谁来收？", "印花税不交会怎么样？"),
+])
+def test_a_word_a_negation_or_a_modal_makes_a_predicate_is_no_subject(question, before, standalone):
+    # jieba tags 交 of 要交 a noun, and cuts 不交会 不/交会 (a noun): the follow-up asks of the earlier thing
+    reading = read_question(question, [before], ("中华人民共和国印花税暂行条例", "机动车驾驶证申领和使用规定"))
+    assert (reading.how, reading.standalone) == (NO_SUBJECT, standalone)
+
+
+def test_an_amount_in_a_phrase_with_its_verb_keeps_both_amounts_in_the_reading():
+    # 那工作了25年呢？: no attribute asked after the earlier question's thing, so the phrase goes before it as it did
+    reading = read_question("那工作了25年呢？", ["我工作了12年，每年能休几天年假？"], ("职工带薪年休假条例",))
+    assert "25年" in reading.standalone and "12年" in reading.standalone
