@@ -74,6 +74,8 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 /* The empty chat shows the example questions itself; the row under the box is for the next question. */
 .gradio-container:has(#annex-chat .placeholder-content) #annex-examples { display: none !important; }
 #annex-paths-title p { margin: 0; font-size: 0.9rem; }
+/* The paths picture has nothing to zoom or pan (fixed ranges); its toolbar would sit on the note and top labels. */
+#annex-paths .modebar-container { display: none !important; }
 /* Tables and headings inside the panels read as tables and bold lines; numbers never wrap digit by digit. */
 .cite-table { border-collapse: collapse; margin: 4px 0; font-size: 0.85rem; white-space: normal; }
 .cite-table td { border: 1px solid var(--border-color-primary); padding: 2px 6px; vertical-align: top;
