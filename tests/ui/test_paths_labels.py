@@ -81,7 +81,7 @@ def drawn_boxes(fig) -> tuple[Frame, list[tuple[str, Box]]]:
         if trace.mode != "markers+text":
             continue
         for x, y, text, position in zip(trace.x, trace.y, trace.text, trace.textposition):
-            plain = html.unescape(re.sub("<[^>]+>", "", text))
+            plain = html.unescape(re.sub("<[^>]+>", "", text.replace("<br>", "\n")))
             if plain:
                 boxes.append((plain, node_box(frame, x, y, plain, position, bold=text.startswith("<b>"))))
             boxes.append(("marker", marker_box(frame, x, y)))
@@ -121,3 +121,16 @@ def test_a_cut_label_keeps_its_number_and_its_whole_title_in_the_hover():
     [attachment] = [t for t in fig.data if t.mode == "markers+text" and "附件10" in str(t.text)]
     assert attachment.text[0] != f"附件10 {long}" and "附件10" in attachment.text[0]
     assert long in attachment.hovertext[0]
+
+
+def test_a_title_too_long_for_one_line_goes_whole_on_two_where_the_column_has_the_height():
+    paths = [{"stage": "prefetch", "steps": [{"kind": "chunk", "id": "c", "label": "正文 片段1", "doc_id": "d"},
+                                             {"kind": "attachment", "id": "a", "label": "附件1 供电抢修联系人名单",
+                                              "doc_id": "d", "mention": "按附件1"}]},
+             {"stage": "post_hop", "steps": [{"kind": "answer", "id": "answer", "label": "回答·相关附件"},
+                                             {"kind": "attachment", "id": "a", "label": "附件1 供电抢修联系人名单",
+                                              "doc_id": "d"}]}]
+    fig = paths_figure(paths, {"d": "南湖社区停电应急预案"})
+    frame, boxes = drawn_boxes(fig)
+    assert "附件1\n供电抢修联系人名单" in [t for t, _ in boxes]  # whole, under its number, not 附件1 供电抢修联…
+    assert frame.left + frame.right <= REF_WIDTH - STEP_PX

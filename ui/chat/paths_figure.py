@@ -161,7 +161,8 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
             continue
         fig.add_trace(go.Scatter(
             x=[positions[n][0] for n, _ in nodes], y=[positions[n][1] for n, _ in nodes], mode="markers+text",
-            name=name, text=[_bold(h(labels[n][0]), n in lit_nodes) for n, _ in nodes],
+            name=name, text=[_bold("<br>".join(h(line) for line in labels[n][0].split("\n")), n in lit_nodes)
+                             for n, _ in nodes],
             textposition=[labels[n][1] for n, _ in nodes],
             hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")
                          + "".join(f"（经“{m}”）" for m in dict.fromkeys(reached_by.get(n, ())))) for n, d in nodes],
@@ -221,23 +222,26 @@ def _text_position(layer: int, last: int) -> str:
 
 
 def _label_texts(node: Mapping, titles: Mapping[str, str], main_doc: str) -> tuple[str, ...]:
-    """The node's label from whole to shortest: its title cut a character at a time down to its number (附件10).
+    """The node's label from whole to shortest: its title cut a character at a time down to its number (附件10),
+    each length on one line and then on two (the number above the title), narrower where a column has the height.
 
     Nodes of a document other than the answer's main one carry a tag of that document (`_doc_tag`) in each.
     The hover text keeps the whole label and document title.
     """
     label = " ".join(node["label"].split())
-    number, _, title = label.partition(" ")
-    cuts = [label]
-    if node["kind"] not in ("chunk", "answer"):  # a chunk's label (附件8 片段1) is short and whole or nothing
-        floor = len(number) if title else min(len(label), 4)  # never shorter than the number: 附件10
-        cuts += [label[:n] + "…" for n in range(len(label) - 1, floor, -1) if label[n - 1] != " "]
-        cuts.append(label if floor == len(label) else label[:floor] + ("" if title else "…"))
-    cuts = [c for c in cuts if len(c) <= LABEL_CHARS or c == cuts[-1]]
+    tag = ""
     if node["doc_id"] and node["doc_id"] != main_doc and node["kind"] != "answer":
         tag = _doc_tag(titles.get(node["doc_id"], ""), titles.get(main_doc, ""))
-        cuts = [f"{tag}·{c}" if tag else c for c in cuts]
-    return tuple(dict.fromkeys(cuts))
+    head = lambda text: f"{tag}·{text}" if tag else text  # noqa: E731
+    number, _, title = label.partition(" ")
+    if node["kind"] in ("chunk", "answer") or not title:  # a chunk's label (附件8 片段1) is short: whole or nothing
+        return (head(label),) if len(label) <= LABEL_CHARS or node["kind"] != "attachment" else \
+            tuple(head(label[:n] + "…") for n in range(LABEL_CHARS - 1, 3, -1))
+    cuts = []
+    for n in range(min(len(title), LABEL_CHARS - len(number) - 1), 0, -1):
+        shown = title if n == len(title) else title[:n] + "…"
+        cuts += [head(f"{number} {shown}"), f"{head(number)}\n{shown}"]
+    return tuple(dict.fromkeys([*cuts, head(number)]))
 
 
 def _doc_tag(title: str, main_title: str) -> str:

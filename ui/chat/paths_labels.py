@@ -24,8 +24,8 @@ PLOT_SHARE = 0.5  # however deep the graph, the margins leave at least this shar
 
 
 def text_px(text: str, size: int = 11) -> int:
-    """The drawn width of a label: a CJK character is about one em, anything else about 0.6 em."""
-    return int(sum(size if ord(c) > 0x2E80 else size * 0.62 for c in text) * 1.08) + 4
+    """The drawn width of a label (its widest line): a CJK character is about one em, anything else about 0.6 em."""
+    return max(int(sum(size if ord(c) > 0x2E80 else size * 0.62 for c in line) * 1.08) + 4 for line in text.split("\n"))
 
 
 @dataclass(frozen=True)
@@ -86,14 +86,14 @@ def node_box(frame: Frame, x: float, y: float, text: str, position: str, bold: b
     """The box a node's label covers at `position` (plotly's textposition)."""
     px, py = frame.px(x, y)
     ax, ay = frame.fraction(x, y)
-    w = text_px(text) * (BOLD if bold else 1)
+    w, tall = text_px(text) * (BOLD if bold else 1), LABEL_H * (text.count("\n") + 1)
     if position == "middle left":
-        return Box(px - GAP - w, py - LABEL_H / 2, px - GAP, py + LABEL_H / 2, ax, ay)
+        return Box(px - GAP - w, py - tall / 2, px - GAP, py + tall / 2, ax, ay)
     if position == "middle right":
-        return Box(px + GAP, py - LABEL_H / 2, px + GAP + w, py + LABEL_H / 2, ax, ay)
+        return Box(px + GAP, py - tall / 2, px + GAP + w, py + tall / 2, ax, ay)
     if position == "top center":
-        return Box(px - w / 2, py - GAP - LABEL_H, px + w / 2, py - GAP, ax, ay)
-    return Box(px - w / 2, py + GAP, px + w / 2, py + GAP + LABEL_H, ax, ay)  # bottom center
+        return Box(px - w / 2, py - GAP - tall, px + w / 2, py - GAP, ax, ay)
+    return Box(px - w / 2, py + GAP, px + w / 2, py + GAP + tall, ax, ay)  # bottom center
 
 
 def inside(frame: Frame, box: Box) -> bool:
