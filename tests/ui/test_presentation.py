@@ -194,6 +194,26 @@ def settled(page, seconds: float = 10.0) -> list[str]:
     return problems
 
 
+def test_the_share_and_history_panels_say_what_will_appear_before_the_first_question(desk):
+    from playwright.sync_api import expect
+
+    from ui.chat.handlers import NO_CONVERSATIONS
+    from ui.chat.share_panel import NO_LINK
+
+    for name in ("分享与复制", "历史会话"):
+        desk.get_by_text(name, exact=True).click()
+    link = desk.locator("#annex-share-link textarea, #annex-share-link input").first
+    assert link.get_attribute("placeholder") == NO_LINK
+    expect(desk.locator("#annex-share-markdown")).to_be_hidden()  # no blank code box with a </> icon
+    expect(desk.locator("#annex-conversations")).to_contain_text(NO_CONVERSATIONS)
+    ask(desk, EXAMPLES[0])
+    expect(desk.locator("#annex-share-markdown")).to_be_visible(timeout=TIMEOUT)
+    expect(desk.locator("#annex-share-markdown")).to_contain_text("18000")
+    expect(desk.locator("#annex-conversations")).to_contain_text(EXAMPLES[0], timeout=TIMEOUT)
+    expect(desk.locator("#annex-conversations")).not_to_contain_text(NO_CONVERSATIONS)
+    assert "offline extractive" not in desk.locator("body").inner_text()  # the model's name is Chinese too
+
+
 def test_citations_name_libraries_for_people(desk):
     ask(desk, EXAMPLES[0])
     libraries = desk.locator("#annex-citations .cite-lib").all_inner_texts()
