@@ -150,6 +150,16 @@ def test_library_figure_caps_filters_and_shows_dangling_references():
     assert "<img" not in json.dumps(fig.to_plotly_json(), default=str).replace("<b>", "")
 
 
+def test_library_labels_sit_outside_their_wheel_away_from_its_spokes():
+    attachments = tuple(Attachment(f"附件{i}", "附件", str(i), f"表{i}", i * 10, i * 10 + 5) for i in range(1, 9))
+    doc = Document("w", "demo", "w.md", "八个附件", "x" * 90, "h", (Part("w.md", 0, 90, "h"),), attachments, (), ())
+    [ring] = [t for t in library_figure([doc]).data if t.name == "附件"]
+    side = dict(zip(ring.text, ring.textposition))
+    # 附件1 at the top, then clockwise: each label on the side facing away from the document in the middle
+    assert [side[f"附件{i}"] for i in range(1, 9)] == ["top center", "top right", "middle right", "bottom right",
+                                                        "bottom center", "bottom left", "middle left", "top left"]
+
+
 def test_ingest_results_show_each_file_and_escape_errors():
     doc = _document(1)
     html = ingest_results_html([IngestResult("好.md", "doc1", "ingested", document=doc),
