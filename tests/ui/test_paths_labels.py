@@ -8,7 +8,7 @@ import pytest
 
 from ui.chat.paths_figure import paths_figure
 from ui.chat.paths_labels import (LABEL_H, REF_WIDTH, STEP_PX, Box, Frame, LabelSpec, legend_px, marker_box, node_box,
-                                  place_mentions, place_nodes, share_margins, text_px, unique_mentions)
+                                  place_mentions, place_nodes, share_margins, text_px, unique_mentions, wrap_px)
 
 
 def test_middle_labels_move_or_shorten_so_none_covers_another_and_outer_labels_keep_their_side():
@@ -49,6 +49,9 @@ def test_margins_leave_the_plot_area_its_share_however_long_the_labels():
         left, right = share_margins((260, 60), (300, 70), steps)
         assert left + right <= REF_WIDTH - STEP_PX and left >= 60 + 12 and right >= 70 + 12
     assert share_margins((80, 40), (120, 50), 1) == (92, 132)  # room enough: the whole labels
+
+
+CAP_NOTE = "只画出回答用到的 1 个附件和另外 4 个（共 9 个）；点“显示全部路径”看全部"
 
 
 def _paths(attachments: int, title: str, twin_every: int = 0) -> list[dict]:
@@ -96,8 +99,10 @@ def drawn_boxes(fig) -> tuple[Frame, list[tuple[str, Box]]]:
 @pytest.mark.parametrize("attachments", [1, 2, 4, 7, 10, 15])
 @pytest.mark.parametrize("title", ["名单", "突发环境事件应急监测方案及人员联络通讯录"])
 def test_every_graph_fits_the_narrowest_panel_with_labels_whole_inside_and_apart(attachments, title):
+    """Laid out at REF_WIDTH: margins that leave the plot its share, labels inside the figure and above the legend,
+    none over another label, a marker or a mention; the answer's attachment labelled; the note within the width."""
     titles = {"main": "东岭街道防汛应急预案", "twin": "西岭街道防汛应急预案"}
-    fig = paths_figure(_paths(attachments, title, twin_every=3), titles, note="只画出回答用到的 1 个附件和另外 4 个（共 9 个）；点“显示全部路径”看全部")
+    fig = paths_figure(_paths(attachments, title, twin_every=3), titles, note=CAP_NOTE)
     frame, boxes = drawn_boxes(fig)
     assert frame.left + frame.right <= REF_WIDTH - STEP_PX  # plotly never has to squeeze the margins
     labels = [(t, b) for t, b in boxes if t != "marker"]
@@ -134,3 +139,14 @@ def test_a_title_too_long_for_one_line_goes_whole_on_two_where_the_column_has_th
     frame, boxes = drawn_boxes(fig)
     assert "附件1\n供电抢修联系人名单" in [t for t, _ in boxes]  # whole, under its number, not 附件1 供电抢修联…
     assert frame.left + frame.right <= REF_WIDTH - STEP_PX
+
+
+def test_a_note_breaks_where_a_reader_would_and_never_opens_a_line_with_closing_punctuation():
+    from ui.chat.decline import PATHS_NOTE
+
+    for text, size in ((PATHS_NOTE, 13), (CAP_NOTE, 12),
+                       ("甲" * 40 + "。", 12)):
+        lines = wrap_px(text, REF_WIDTH - 24, size)
+        assert "".join(lines) == text and all(text_px(line, size) <= REF_WIDTH - 24 for line in lines)
+        assert not [line for line in lines if line[0] in "，。；、）)：:！？”》"], lines
+    assert wrap_px(PATHS_NOTE, REF_WIDTH - 24, 13)[1] == "所以这里不画检索路径"  # before （, not 可查|看

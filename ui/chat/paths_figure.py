@@ -30,6 +30,7 @@ DOC_CHARS = 6  # a node of another document is tagged with this much of what tel
 FADED = 0.3  # opacity of what the answer did not use
 FONT_PX = 11  # node label font size
 NOTE_PX = 12  # the note's font size; it wraps at the phone's panel width less a 6 px inset each side
+EMPTY_PX = 13  # the font size of a picture that only says why there is nothing to draw
 NOTE_LINE_PX = 18  # px the top margin grows by for each line of the note
 NOTE_SHIFT = 6  # px between the plot area's top and the note's last line
 ROW_PX = 48  # px of plot height per node of the tallest layer, at a phone's width
@@ -210,9 +211,9 @@ def _margins(graph: nx.DiGraph, texts: Mapping[str, tuple[str, ...]], lit: set[s
     return share_margins(widths(0), widths(last), last)
 
 
-def _wrap(text: str) -> str:
+def _wrap(text: str, size: int = NOTE_PX) -> str:
     """Escaped text in lines that fit the phone's panel, broken at punctuation where one is near."""
-    return "<br>".join(h(line) for line in wrap_px(text, REF_WIDTH - 12, NOTE_PX))
+    return "<br>".join(h(line) for line in wrap_px(text, REF_WIDTH - 24, size))
 
 
 def _text_position(layer: int, last: int) -> str:
@@ -292,8 +293,8 @@ def _empty(message: str) -> go.Figure:
     fig.update_layout(
         height=200, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white", paper_bgcolor="white",
         xaxis=dict(visible=False), yaxis=dict(visible=False),
-        annotations=[dict(text=_wrap(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
-                          font=dict(size=13, color="#64748b"))],
+        annotations=[dict(text=_wrap(message, EMPTY_PX), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
+                          font=dict(size=EMPTY_PX, color="#64748b"))],
     )
     return fig
 

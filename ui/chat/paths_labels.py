@@ -113,9 +113,9 @@ def place_nodes(frame: Frame, specs: Sequence[LabelSpec]) -> tuple[dict[str, tup
     """node → (text, position) for the specs in priority order: each takes its longest text that fits.
 
     An outer layer's label keeps its side and takes the longest text its margin holds; a middle one tries above
-    and below its node, whole then shorter, then beside it (a crowded column leaves no room above or below). A label with no room anywhere is left to the hover text, except a
-    highlighted outer one, which keeps its shortest text (its margin was sized for it). The boxes returned are
-    the labels' and the markers'.
+    and below its node, whole then shorter, then beside it (a crowded column leaves no room above or below). A
+    label with no room anywhere is left to the hover text, except a highlighted outer one, which keeps its
+    shortest text (its margin was sized for it). The boxes returned are the labels' and the markers'.
     """
     placed: dict[str, tuple[str, str]] = {}
     boxes = [marker_box(frame, spec.x, spec.y) for spec in specs]
@@ -175,14 +175,19 @@ def legend_px(items: int) -> int:
     return 29 * items
 
 
-def wrap_px(text: str, width: int, size: int = 12, breaks: str = "，。；、）)：: ") -> list[str]:
-    """Lines of at most `width` px, each cut after the last break character that leaves it at least half full; joined,
+NO_LINE_START = "，。；、）)：:！？”》"  # a line never begins with closing punctuation
+
+
+def wrap_px(text: str, width: int, size: int = 12, after: str = "，。；、）)：: ", before: str = "（(《") -> list[str]:
+    """Lines of at most `width` px, each cut at the last place a reader would break — after a comma or a closing
+    bracket, before an opening one — that leaves it at least half full, and never before closing punctuation; joined,
     they are the text."""
     lines, rest = [], text
     while rest and text_px(rest, size) > width:
         fit = max(n for n in range(1, len(rest) + 1) if n == 1 or text_px(rest[:n], size) <= width)
-        cut = max((i + 1 for i, c in enumerate(rest[:fit]) if c in breaks), default=0)
-        cut = cut if cut * 2 >= fit else fit
+        opens = [i for i in range(1, fit + 1) if i == len(rest) or rest[i] not in NO_LINE_START]
+        cut = max((i for i in opens if rest[i - 1] in after or i < len(rest) and rest[i] in before), default=0)
+        cut = cut if cut * 2 >= fit else max(opens, default=fit)
         lines.append(rest[:cut])
         rest = rest[cut:]
     return [line for line in lines + [rest] if line]
