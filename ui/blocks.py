@@ -69,7 +69,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                             placeholder=PLACEHOLDER, examples=[{"text": q} for q in EXAMPLES],
                         )
                         with gr.Row(equal_height=True):
-                            question = gr.Textbox(placeholder="输入问题，回车提问", show_label=False, scale=8, max_lines=4,
+                            question = gr.Textbox(label="问题", placeholder="输入问题，回车提问", show_label=False, scale=8, max_lines=4,
                                                   elem_id="annex-question")
                             send = gr.Button("提问", variant="primary", scale=1, min_width=80)
                         with gr.Row(elem_id="annex-examples"):  # hidden while the empty chat shows them

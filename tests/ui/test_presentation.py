@@ -289,6 +289,11 @@ def test_gradio_speaks_chinese_to_an_english_browser(desk):
     assert "将文件拖放到此处" in upload and "Drop File Here" not in upload
     assert desk.locator("input[placeholder^='Search']").count() == 0
     assert desk.evaluate("document.documentElement.lang") == "zh-CN"
+    # a question box's hidden label is what a screen reader says: 问题, not Gradio's default "Textbox"
+    for tab, box in (("问答", "#annex-question"), ("对比", "#compare-question")):
+        desk.get_by_role("tab", name=tab).click()
+        desk.locator(box).wait_for(timeout=TIMEOUT)
+        assert [t.strip() for t in desk.locator(f"{box} .sr-only").all_inner_texts()] == ["问题"]
 
 
 def test_the_settings_have_chinese_names_and_the_api_name_in_small_print(desk):
