@@ -43,13 +43,29 @@ def attachment_text(chunks: Sequence[Chunk]) -> str:
     return "".join(parts)
 
 
+# The documents a question's own label is looked up in: those of its best hits (附件6是什么 asks of the document
+# retrieval found; two plans of one template found together both have an 附件6, and a question naming neither asks
+# of both), not every document among its twenty hits, most of which have an 附件1.
+ASKED_DOCS_FROM = 5  # best hits whose documents are asked
+ASKED_DOCS = 2  # documents at most
+
+
 def prefetch(
-    graph: GraphReads, catalog: AttachmentCatalog, hits: Sequence[Hit], hops: int, budget: int
+    graph: GraphReads, catalog: AttachmentCatalog, hits: Sequence[Hit], hops: int, budget: int,
+    asked: Sequence[str] = (),
 ) -> PrefetchResult:
-    """Attachments reached from the hits (search hits in attachments first), their content under a char budget."""
+    """Attachments the question names by label (`asked`: 附件6 of 附件6是什么) in the documents of its best hits, then
+    those reached from the hits (search hits in attachments first), their content under a char budget."""
     order: dict[tuple[str, str], tuple[int, int, str]] = {}  # (doc, label) → (hops, hit rank, mention)
     paths: list[GraphPath] = []
     rank = {h.chunk_id: i for i, h in enumerate(hits)}
+    documents = list(dict.fromkeys(h.doc_id for h in hits[:ASKED_DOCS_FROM]))[:ASKED_DOCS]
+    for label in asked:  # the hop the question itself makes: a document's 附件6 is its node, found by key
+        for doc_id in documents:
+            if catalog.get(doc_id, label) is not None:
+                order.setdefault((doc_id, label), (0, -1, label))
+                paths.append(GraphPath((PathStep("question", "question", f"问题·{label}"),
+                                        _attachment_step(catalog, doc_id, label, label)), "question"))
     for i, hit in enumerate(hits):
         if hit.attachment:
             order.setdefault((hit.doc_id, hit.attachment), (0, i, ""))

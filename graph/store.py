@@ -17,7 +17,7 @@ def attachment_node_id(doc_id: str, label: str) -> str:
 class PathStep:
     """One node of a graph path, for the paths panel."""
 
-    kind: str  # chunk | attachment | answer
+    kind: str  # chunk | attachment | answer | question
     id: str
     label: str
     doc_id: str = ""
@@ -29,7 +29,7 @@ class GraphPath:
     """chunk → attachment → attachment, or answer → attachment for the post-answer hop."""
 
     steps: tuple[PathStep, ...]
-    stage: str  # prefetch | search | post_hop
+    stage: str  # question | prefetch | search | post_hop
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         settings = load_settings(store_dir=args.store)
-        stores = open_stores(settings)
+        stores = open_stores(settings, bulk=args.command == "ingest")  # its vectors in a process beside
     except AnnexError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -94,6 +94,12 @@ def parse_label(text: str) -> str | None:
     return make_label(match.group("kind"), match.group("number")) if match else None
 
 
+def asked_labels(question: str) -> tuple[str, ...]:
+    """The labels a question names, normalized, in order (附件六、附录C是什么 → 附件6, 附录C)."""
+    found = (make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(fold(question)))
+    return tuple(dict.fromkeys(found))
+
+
 _KIND_ALONE = re.compile(rf"{KIND}\s*(?:[：:]|$)")
 
 

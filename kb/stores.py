@@ -10,6 +10,7 @@ from kb.search.factory import open_vector_store
 from kb.ingest.ingestor import Ingestor
 from kb.search.keyword_index import KeywordIndex
 from kb.settings import Settings
+from kb.search.vector_process import VectorsApart
 from kb.search.vectors import VectorStore
 
 
@@ -24,6 +25,7 @@ class Stores:
     ingestor: Ingestor
 
     def close(self) -> None:
+        self.vectors.close()  # first: a vector store in its own process finishes what it was sent
         self.keywords.close()
         self.graph.close()
 
@@ -32,12 +34,13 @@ ENGINE_FILE = "graph-engine"  # the graph engine a store was made with, one word
 ENGINES = ("kuzu", "ladybug")
 
 
-def open_stores(settings: Settings) -> Stores:
-    """Open (creating if needed) the stores under settings.store_dir."""
+def open_stores(settings: Settings, bulk: bool = False) -> Stores:
+    """Open (creating if needed) the stores under settings.store_dir; for a `bulk` load (a process that only
+    writes), the vector store runs in a process of its own beside this one (kb/search/vector_process.py)."""
     settings.store_dir.mkdir(parents=True, exist_ok=True)
     check_engine(settings)
     graph = open_graph_store(settings.graph_dir, settings.graph_engine, settings.graph_buffer_pool_mb)
-    vectors = open_vector_store(settings)
+    vectors = VectorsApart(settings) if bulk else open_vector_store(settings)
     keywords = KeywordIndex(settings.keyword_path)
     ingestor = Ingestor(settings, graph, vectors, keywords)
     ingestor.reconcile_keywords()  # cheap when they agree: one listing of the graph's documents

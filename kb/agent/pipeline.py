@@ -13,6 +13,7 @@ import re
 from dataclasses import asdict
 from typing import Any, Iterator
 
+from kb.labels import asked_labels
 from kb.errors import AgentModeError, LLMError, ToolError
 from kb.answer.events import Event
 from kb.answer.history import History
@@ -71,7 +72,7 @@ class AgentPipeline(Pipeline):
             except LLMError as exc:
                 query = reading.standalone
                 hits = self.retrieve_reading(reading, request)
-                pre = self.prefetch(turn.snapshot, hits, request)
+                pre = self.prefetch(turn.snapshot, hits, request, asked_labels(query))
                 turn.sources = build_sources(hits, pre.attachments, turn.snapshot.documents)
                 turn.paths = list(pre.paths)
                 parts.clear()

@@ -12,6 +12,7 @@ from typing import Sequence
 
 from graph.resolve import AttachmentCatalog
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL
+from kb.answer.units import words
 from kb.labels import LABEL
 from kb.turn import Source
 
@@ -34,12 +35,20 @@ def attachment_list_answer(question: str, sources: Sequence[Source], catalog: At
     source, when the question asks for them and the document has any; else ""."""
     if not sources or not asks_attachment_list(question):
         return ""
-    attachments = catalog.of_documents([sources[0].doc_id])
+    best = _named(question, sources)
+    attachments = catalog.of_documents([best.doc_id])
     if not attachments:
         return ""
-    n = sources[0].n
+    n = best.n
     lines = "\n".join(f"- {a.label}：{a.title} [{n}]" if a.title else f"- {a.label} [{n}]" for a in attachments)
     named = "\n".join(f"- {a.label}-{a.title}" if a.title else f"- {a.label}" for a in attachments)
     kinds = {a.label[:2] for a in attachments}  # 附录A–D are 附录s, as the guide calls them
     head = f"《{attachments[0].doc_title}》共有 {len(attachments)} 个{kinds.pop() if len(kinds) == 1 else '附件'}："
     return f"{OFFLINE_LABEL}\n\n{head}\n\n{lines}\n\n{ATTACHMENT_SECTION}\n{named}\n"
+
+
+def _named(question: str, sources: Sequence[Source]) -> Source:
+    """The best source of the document the question names by most of its title's words (喜来登预案 is the Sheraton's
+    plan, though its twin of one template was retrieved first), else the best source."""
+    asked = {t for t in words(question) if len(t) > 1}
+    return max(sources, key=lambda s: (len(asked & words(s.doc_title)), -s.n))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from kb.answer.phrases import QUESTION_WORD
 from kb.answer.units import folded, words
 from kb.labels import KIND_WORD, LABEL, make_label
 from kb.search.tokens import tokenize
@@ -22,6 +23,10 @@ _HOLDS = re.compile(r"(?:要|需要|得|应|该)?(?:填写|填|写|说|讲|列|�
 # Pointing at the thing rather than naming it (这个表, 那张表, 里面): no word of what it is
 _POINTING = re.compile(r"这个|那个|这张|那张|这份|那份|这一|那一|里面|里头|里边|上面|上边|里|上|中|的|都|呢|吗|啊|了|[？?！!。，,\s]")
 _ATTACHMENT = re.compile(rf"^(?:{KIND_WORD}|附件)$")
+# 附件6是什么, 附录C讲的是什么: what an attachment named by its label is, which is what it holds (a title asked 是什么
+# may ask what the thing is for, so only a label counts here)
+_WHAT_IS = re.compile(r"(?:是|指|为|讲的是|写的是)(?:什么|啥|哪个)(?:内容|东西)?")
+_ENDS_IN_LABEL = re.compile(rf"(?:{LABEL.pattern})(?:的|里|中)?$")
 
 
 def asked_thing(question: str) -> str | None:
@@ -29,7 +34,11 @@ def asked_thing(question: str) -> str | None:
     说了啥); None when it asks anything else, or more than what a thing holds (报名表什么时候交)."""
     found = _HOLDS.search(question)
     if not found:
-        return None
+        what = _WHAT_IS.search(question)
+        found = what if what and _ENDS_IN_LABEL.search(question[:what.start()].strip()) else None
+    if not found:  # 喜来登预案附件6, as 第六个呢？ after a list of attachments reads: the attachment itself, asked
+        bare = question.strip().rstrip("？?！!。")
+        return bare if len(bare) <= 20 and _ENDS_IN_LABEL.search(bare) and not QUESTION_WORD.search(bare) else None
     rest = _POINTING.sub("", question[:found.start()] + question[found.end():])
     return rest if rest and len(rest) <= 20 else None
 
@@ -39,7 +48,7 @@ def held_by(thing: str, sources: Sequence[Source], excluded: set[str]) -> list[S
     word (表 names one form when it is the only one among them), or as the attachment (附件) when only one is there;
     [] when it names none or several."""
     attachments = [s for s in sources if s.label and s.doc_id not in excluded and s.text.strip()]
-    label = LABEL.fullmatch(thing)
+    label = LABEL.fullmatch(thing) or _ENDS_IN_LABEL.search(thing)  # 喜来登预案附件6: the document's 附件6
     if label:
         wanted = make_label(label.group("kind"), label.group("number"))
         return _one_each([s for s in attachments if s.label == wanted])

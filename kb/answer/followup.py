@@ -36,10 +36,16 @@ _LOCATIVE = re.compile(r"(?:里面|里边|里头|当中|之中|里|中|内)$")
 # a tier of a rule, told by a range (五百万到一千万, 500-1000万元, 10万到20万) or a bound (1000元以下): its unit is one a
 # tier is counted in, so the question's own words after it (…20万怎么收) stay the question's
 _NUMERAL = r"[0-9０-９.零〇一二两三四五六七八九十百千万亿]+"
-_UNIT = (r"(?:%|％|‰|[万亿千百]?(?:元|人|名|户|吨|千克|公斤|克|亩|公顷|平方米|立方米|米|公里|千米|毫升|升|辆|台|个|件|家|所|"
-         r"张|周岁|岁|年|个月|月|天|日|小时|分钟|倍|度|分))?")
+_UNIT_WORD = (r"%|％|‰|[万亿千百]?(?:元|人|名|户|吨|千克|公斤|克|亩|公顷|平方米|立方米|米|公里|千米|毫升|升|辆|台|个|件|家|所|"
+              r"张|周岁|岁|年|个月|月|天|日|小时|分钟|倍|度|分)")
+_UNIT = rf"(?:{_UNIT_WORD})?"
 _AMOUNT = re.compile(rf"{_NUMERAL}\s*{_UNIT}\s*(?:到|至|-|－|~|～|—)\s*{_NUMERAL}\s*{_UNIT}"
-                     rf"|{_NUMERAL}\s*{_UNIT}\s*(?:及|或)?(?:以下|以上|以内|之内)")
+                     rf"|{_NUMERAL}\s*{_UNIT}\s*(?:及|或)?(?:以下|以上|以内|之内)"
+                     rf"|(?:超过|高于|多于|大于|不足|不到|不满|低于|少于|满)\s*{_NUMERAL}\s*{_UNIT}")
+# one amount, as a question gives the case it asks of (争议金额8万元; 那30万呢): digits with a unit or a 万 of money
+_ONE_AMOUNT = re.compile(rf"(?=[^0-9０-９]*[0-9０-９])(?:{_NUMERAL}\s*(?:{_UNIT_WORD})|[0-9０-９.]+\s*[万千亿])")
+# what a tier is called after its amount: 超过100万的部分, 20万到50万那一档
+_TIER_WORDS = re.compile(r"(?:的部分|部分|的那档|的那一档|那一档|那档|这档|的)$")
 _INSIDE = re.compile(r"^\s*(?:那么?)?(?:这|那)?(?:里面|里边|里头|其中|当中|上面)")  # a question that opens inside something
 COUNTERS = "个些种类项位张份本件条"  # 这个, 那张, 这份: the counter after a demonstrative names no thing
 _POINTED = re.compile(r"^(?:那|这)[个张份本件些]?(?P<noun>[\u4e00-\u9fff]{1,4}?)的?呢$")
@@ -211,7 +217,7 @@ def _relabelled(what: str, before: str) -> str:
 def _split_elided(what: str, naming: Titles) -> tuple[str, str]:
     """An elided phrase as the document it names, if any, and the thing it asks about (西岭街道 | 救生衣 of
     西岭街道的救生衣)."""
-    if _AMOUNT.fullmatch(what):
+    if _is_amount(what):
         return "", what  # 10万到20万: a tier, whatever title its digits occur in
     mine = [w for w in words_of(what) if WORD_CHAR.search(w.text)]
     lead = 0
@@ -239,7 +245,7 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
         span = (_range_of(thing, before) or parallel(rest, words, naming)
                 or (_looked_in(words) if inside else None) or last_thing(words, naming))
         if span is None:
-            return what + before
+            return _asked_of(before, words) + what
         edits.append((span, thing))
     if named and named not in before:
         span = title_span(words, naming)
@@ -253,13 +259,26 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
     return before
 
 
+def _asked_of(before: str, words: list[Word]) -> str:
+    """What the earlier question asked of, up to its asking (青年教师培训班联系人 of 青年教师培训班联系人是谁？): a thing
+    asked after it (电话呢？) is that one's — the contact's phone —, when nothing in it is the thing's parallel."""
+    first = next((w for w in words if w.start > 0 and is_function(w, None)), None)
+    return before[: first.start] if first is not None else without_end(before)
+
+
 def _range_of(thing: str, before: str) -> tuple[int, int] | None:
     """Where the earlier question gives a range or an amount when `thing` is one (要是一千万到五千万呢 after
     …中标价五百万到一千万那一档…): the one it takes the place of."""
-    if not _AMOUNT.fullmatch(thing):
+    if not _is_amount(thing):
         return None
-    found = _AMOUNT.search(before)
+    found = _AMOUNT.search(before) or _ONE_AMOUNT.search(before)
     return found.span() if found else None
+
+
+def _is_amount(thing: str) -> bool:
+    """Whether an elided phrase is a tier or an amount (10万到20万, 超过100万的部分, 30万), not a thing."""
+    bare = _TIER_WORDS.sub("", thing.strip())
+    return bool(_AMOUNT.fullmatch(bare) or _ONE_AMOUNT.fullmatch(bare))
 
 
 def _looked_in(words: list[Word]) -> tuple[int, int] | None:

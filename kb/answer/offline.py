@@ -16,7 +16,9 @@ from typing import Collection, Mapping, Sequence
 
 from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
+from kb.answer.siblings import missing_kind
 from kb.answer.shapes import (
+    unlisted_by,
     MAX_LIST_ITEMS,
     Candidate, followed, introduced, is_title_line, items_of, list_items, named_heading, named_only, opening, owned,
     titled, with_leads,
@@ -33,6 +35,7 @@ from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
+from kb.answer.day_rows import asked_day, day_fits
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
@@ -241,6 +244,8 @@ class ExtractiveAnswerer:
         if (wants.value or not (wants.whether or wants.list)) and left_blank(units, field_phrase(question),
                                                                             ruled_out | misnamed):
             return []
+        if missing_kind(question, [folded(s.text) for s in sources]):  # 大型企业… of a table of 中型/小型/微型企业
+            return []
         article = asked_article(question)  # 第五条讲什么: the article itself, from its first line to the next
         if article is not None and (lines := article_lines(article, units, named, ruled_out | misnamed)):
             return with_leads(lines)
@@ -256,6 +261,10 @@ class ExtractiveAnswerer:
         unlisted = any(not written.intersection(t) for t in owner)
         field = asked_field(question)
         fits = {(s.n, i): bracket_fit(given, text) for s, i, text, *_ in units} if given else {}
+        day = asked_day(question)  # 第二天下午: the rows of a schedule's second day (kb/answer/day_rows.py)
+        if day is not None:
+            fits.update(day_fits(day, [(s.n, i, text, header) for s, i, text, header, *_ in units]))
+        fitted = {a.written for a in given} | (words(day.written) if day is not None else _NONE)
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
         candidates, headings = [], []
         intros = completing(units) if value_kinds else {}
@@ -269,8 +278,8 @@ class ExtractiveAnswerer:
             fit = fits.get((source.n, position))  # 已满10年不满20年的 for 工作了12年
             if fit is False and source.n in looked_up:
                 continue  # the row of another bracket, where a row holds the amount (else it says who is left out)
-            if fit:  # the row holds the amount given as its bracket, not as its words
-                tokens = tokens | {a.written for a in given}
+            if fit:  # the row holds the amount (or the day) given as its bracket or place, not as its words
+                tokens = tokens | fitted
             if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
                 tokens = tokens | words(source.doc_title)
             own_words = tokens
@@ -333,8 +342,8 @@ class ExtractiveAnswerer:
             return with_leads(placed)
         if wants.list and not (candidates and candidates[0].coverage >= MIN_COVERAGE and candidates[0].source.label):
             listed = titled(weights, sources, ruled_out | misnamed)
-            if listed is not None:  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
-                return items_of(listed)
+            if listed is not None and not unlisted_by(listed, candidates, weights):
+                return items_of(listed)  # 第十一条规定禁止倾倒的废弃物有哪些: 附件1 禁止倾倒的物质 is the list it asks for
         if not candidates or candidates[0].coverage < MIN_COVERAGE:
             heading = named_heading(question, headings) if wants.list else None
             if heading:
@@ -346,8 +355,8 @@ class ExtractiveAnswerer:
             shaped = owned(candidates[0], weights)
         if not shaped and wants.list:  # 第三类…包括哪些: the attachment's list of 第三类, not the articles naming it
             shaped = named_group(candidates, weights, about, headings)
-        if shaped:
-            return shaped
+        if shaped:  # of a heading's rows, those of another bracket or day than the one a row holds are no answer
+            return [c for c in shaped if fits.get((c.source.n, c.position)) is not False or c.source.n not in looked_up]
         opens = opens_inline(candidates[0].text)  # 附件：1.…: asked how many, the list is the count
         if (wants.list and (candidates[0].item or candidates[0].lead or opens)) or (opens and (wants.quantity
                                                                                               or about_attached)):

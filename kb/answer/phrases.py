@@ -8,6 +8,7 @@ from typing import Callable
 from kb.answer.question import ATTRIBUTES
 from kb.answer.question_words import Titles, Word, words_of
 from kb.labels import LABEL
+from kb.search.pos_tags import is_word
 from kb.search.tokens import STOPWORDS
 from kb.text import fold_case
 
@@ -97,7 +98,8 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
     out: list[list[Word]] = []
     run: list[Word] = []
     for i, w in enumerate(words + [Word("", "x", -1, -1)]):
-        if w.text and not is_function(w, words[i - 1] if i else None) and not _measured_from(words, i):
+        if w.text and not is_function(w, words[i - 1] if i else None) and not _measured_from(words, i) \
+                and not _parted(words, i):
             run.append(w)
             continue
         counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \
@@ -114,6 +116,14 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
             out.append(run[subjects[0] : subjects[-1] + 1])
         run = []
     return out
+
+
+def _parted(words: list[Word], i: int) -> bool:
+    """A lone character jieba parted from the next, with which the dictionary spells one word (报 of 什么时候报到,
+    cut 报 / 到): the word's, no thing of its own."""
+    w, after = words[i], words[i + 1] if i + 1 < len(words) else None
+    return (len(w.text) == 1 and after is not None and len(after.text) == 1 and after.start == w.end
+            and is_word(w.text + after.text))
 
 
 def _measured_from(words: list[Word], i: int) -> bool:

@@ -27,6 +27,7 @@ from kb.answer.llm import ChatModel
 from kb.answer.issuers import asks_issuer, issuer_answer, issuers
 from kb.answer.offline import ExtractiveAnswerer
 from graph.prefetch import PrefetchResult, prefetch
+from kb.labels import asked_labels
 from kb.answer.prompts import EMPTY_KB, FALLBACK_NOTICE, TURN_FAILED
 from kb.search.readmodels import ReadModels, Snapshot
 from kb.search.retrieval import Retriever, fuse_readings
@@ -188,7 +189,7 @@ class Pipeline:
             "retrieval",
         )
         since = time.perf_counter()
-        pre = self.prefetch(turn.snapshot, hits, request)
+        pre = self.prefetch(turn.snapshot, hits, request, asked_labels(reading.standalone))
         turn.timed("prefetch", since)
         for p in pre.attachments:
             how = "检索直接命中" if p.hops == 0 else f"{p.hops} 跳，经“{p.via}”"
@@ -335,9 +336,11 @@ class Pipeline:
         """Vector and BM25 search, fused and thresholded (kb/search/retrieval.py)."""
         return self.retriever.retrieve(query, request, leads=self.follows_references)
 
-    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
-        """Attachments reached through REFERENCES from the hits, under the prefetch budget."""
-        return prefetch(snapshot.view, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget)
+    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest,
+                 asked: tuple[str, ...] = ()) -> PrefetchResult:
+        """Attachments the question names by label, and those reached through REFERENCES from the hits, under the
+        prefetch budget."""
+        return prefetch(snapshot.view, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget, asked)
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         """The post-answer attachment hop over the answer's 相关附件 section."""

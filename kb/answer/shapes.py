@@ -15,6 +15,7 @@ from kb.answer.phrases import QUESTION_WORD
 from kb.answer.units import Unit, folded, is_heading, label_of, read_units, words
 from kb.labels import KIND_WORD, LABEL, make_label
 from kb.text import ENUMERATED, INTRODUCES, opens_inline
+from kb.search.tokens import is_citation
 from kb.turn import Source
 
 MAX_LIST_ITEMS = 10  # a "哪些" question answered from a list or table quotes its items
@@ -58,6 +59,22 @@ def titled(weights: Mapping[str, float], sources: Sequence[Source], excluded: se
                 best, share = s, held
     return best or _holding_the_question(weights, sources, excluded) or _by_head(
         weights, [s for s in sources if s.label and s.doc_id not in excluded])
+
+
+# the words a line points at a list with, rather than answering with: 第十一条规定…, …所列, 包括下列
+POINTING = frozenset({"规定", "明确", "列出", "所列", "列明", "包括", "如下", "下列", "以下"})
+
+
+def unlisted_by(listed: Source, candidates: Sequence[Candidate], weights: Mapping[str, float]) -> bool:
+    """Whether the best line answers instead of the list the question names by its title: it holds a word the
+    question asks with (适用 of 稳岗补贴适用于哪些企业) that the list never writes, title or rows, besides the words a
+    line points at a list with (a law's 第十一条规定 beside 附件1 禁止倾倒的物质 is its pointer, not another answer)."""
+    best = candidates[0] if candidates else None
+    if best is None or best.source.label:
+        return False
+    listing = words(listed.title) | words(listed.text) | words(best.source.doc_title)  # the document's name: no ask
+    lacking = {t for t in weights if t in words(best.text) and t not in listing and len(t) > 1 and not is_citation(t)}
+    return bool(lacking - POINTING)
 
 
 def _holding_the_question(weights: Mapping[str, float], sources: Sequence[Source], excluded: set[str]) -> Source | None:

@@ -39,8 +39,9 @@ class NaivePipeline(Pipeline):
 
     follows_references = False
 
-    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
-        return NO_PREFETCH
+    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest,
+                 asked: tuple[str, ...] = ()) -> PrefetchResult:
+        return NO_PREFETCH  # a question's own 附件6 is the graph's to resolve too
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         return NO_HOP
@@ -55,8 +56,9 @@ class KeywordPipeline(Pipeline):
 
     follows_references = False
 
-    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest) -> PrefetchResult:
-        return NO_PREFETCH
+    def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest,
+                 asked: tuple[str, ...] = ()) -> PrefetchResult:
+        return NO_PREFETCH  # a question's own 附件6 is the graph's to resolve too
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:
         names = attachment_names(snapshot.catalog.of_libraries(list(request.library_ids) or None))

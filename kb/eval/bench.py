@@ -28,6 +28,7 @@ from graph.prefetch import prefetch
 from kb.progress import progress_bar
 from kb.service import Service, open_service
 from kb.settings import Settings, load_settings
+from kb.search.vector_process import VectorsApart
 from kb.stores import open_stores
 from kb.answer.sources import build_sources
 from kb.eval.synthetic import SyntheticDoc, chinese_number, generate
@@ -188,6 +189,7 @@ def _measure(service: Service, corpus: Path, written: list[SyntheticDoc], bulk: 
         "peak_rss_mb": _peak_rss_mb(),  # the serving process: start, questions, uploads during questions
         "serving_rss_steps_mb": serving,
         "ingest_peak_rss_mb": bulk["rss_mb"],  # the process of the bulk load
+        "ingest_vectors_peak_rss_mb": bulk["vectors_rss_mb"],  # and the one beside it writing its vectors
     }
     _summary(figures, len(chosen))
     return figures
@@ -283,9 +285,9 @@ def start_probe(store_dir: Path, subprocess: bool = False) -> dict:
             "steps": steps}
 
 
-def _rss_mb(field: str = "VmRSS") -> float:
-    """This process's resident memory now (VmRSS) or at its peak (VmHWM, which an exec resets), in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def _rss_mb(field: str = "VmRSS", pid: int | str = "self") -> float:
+    """A process's (this one's) resident memory now (VmRSS) or at its peak (VmHWM, which an exec resets), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(f"{field}:"):
             return round(int(line.split()[1]) / 1024, 1)
     return 0.0
@@ -303,7 +305,7 @@ def ingest_probe(store_dir: Path, corpus: Path, subprocess: bool = False) -> dic
             raise AnnexError("the bulk load failed; its error is printed above")
         return json.loads(done.stdout.strip().splitlines()[-1])
     settings = load_settings(store_dir=store_dir, llm_base_url="")
-    service = open_service(settings)
+    service = open_service(settings, stores=open_stores(settings, bulk=True))  # as `python -m kb ingest` opens them
     try:
         started = time.perf_counter()
         failed = []
@@ -315,9 +317,11 @@ def ingest_probe(store_dir: Path, corpus: Path, subprocess: bool = False) -> dic
             raise AnnexError(f"{len(failed)} synthetic files failed to ingest, first: {failed[0].error}")
         chunks = service.stores.graph.stats()["chunks"]
         service.read.settle()  # the last merge and the save of the BM25 main segment, in the background
+        vectors = service.stores.vectors
+        beside = _rss_mb("VmHWM", vectors.pid) if isinstance(vectors, VectorsApart) else 0.0
     finally:
         service.close()
-    return {"ingest_s": round(elapsed, 2), "chunks": chunks, "rss_mb": _rss_mb("VmHWM")}
+    return {"ingest_s": round(elapsed, 2), "chunks": chunks, "rss_mb": _rss_mb("VmHWM"), "vectors_rss_mb": beside}
 
 
 def _answer(doc: SyntheticDoc, doc_id: str, sources: Sequence[Source]) -> tuple[str, set[tuple[str, str]]]:
@@ -372,7 +376,8 @@ def _summary(f: dict, samples: int) -> None:
           f"hop p50 {f['hop_store_p50_ms']:.2f} ms")
     print(f"hop speedup {f['hop_speedup']}×; lines resolved to the right attachment: graph {f['hop_correct']}, "
           f"keyword {f['baseline_hop_correct']}; peak RSS of the serving process {f['peak_rss_mb']:.0f} MB; of the "
-          f"bulk load's process {f['ingest_peak_rss_mb']:.0f} MB")
+          f"bulk load's process {f['ingest_peak_rss_mb']:.0f} MB (+ {f['ingest_vectors_peak_rss_mb']:.0f} MB of the "
+          "process writing its vectors)")
     print("serving process, resident after each phase: "
           + "; ".join(f"{step} {mb:.0f} MB" for step, mb in f["serving_rss_steps_mb"].items()))
 

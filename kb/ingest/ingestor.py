@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, NoReturn, Sequence
 
 from graph.store import DocumentSummary, GraphStore
 from kb.ingest.assemble import Limits, build_document, document_id, stored_parts
@@ -137,6 +137,7 @@ class Ingestor:
         stored = self._stored_lookup(library, len(units))
         results: dict[str, IngestResult] = {}
         built: list[tuple[Unit, Document]] = []
+        pending: _Begun | None = None  # the batch written last, its graph commit waiting for its vectors
         done = 0
         for n, unit in enumerate(units):
             names = unit.files  # before reading: a file that cannot be read leaves the unit
@@ -159,23 +160,42 @@ class Ingestor:
             last = n == len(units) - 1
             if last or len(built) >= WRITE_BATCH or sum(len(d.chunks) for _, d in built) >= WRITE_CHUNKS:
                 changed = self._changed(built, stored, source, keep_others, results)
+                begun = None
                 if changed:
                     if progress:
                         progress(done, total, f"write {len(changed)} documents")
-                    try:
-                        self.write([d for _, d in changed], more=not last)
-                        # Every write hands back what it freed (kb/native_memory.py), an upload's too: at 92k chunks,
-                        # 16 one-document uploads left 1,250 MB resident without, 1,187 MB with; 3-20 ms a call,
-                        # outside the GIL.
-                        release_free_memory()
-                    except AnnexError as exc:
-                        for unit_of, doc in changed:
-                            for name in unit_of.files:
-                                results[name] = IngestResult(Path(name).name, doc.id, "error", str(exc))
-                yield results
+                    begun = self._begin_or_fail(changed, results)
+                if begun is None:
+                    yield results
+                else:  # the batch before commits only now: its vectors were written while this one was built
+                    if pending is not None:
+                        yield self._commit_or_fail(pending, more=True)
+                    pending = begun
                 results, built = {}, []
+        if pending is not None:
+            yield self._commit_or_fail(pending, more=False)
         if progress:
             progress(total, total, "done")
+
+    def _begin_or_fail(self, changed: list[tuple[Unit, Document]],
+                       results: dict[str, IngestResult]) -> _Begun | None:
+        """Begin the batch's write; on failure its files' results say why and nothing is pending."""
+        try:
+            return _Begun(changed, results, self._begin([d for _, d in changed]))
+        except AnnexError as exc:
+            _failed(changed, results, exc)
+            return None
+
+    def _commit_or_fail(self, begun: _Begun, more: bool) -> dict[str, IngestResult]:
+        """Commit a begun batch; its results, which say why for each file when it failed."""
+        try:
+            self._commit([d for _, d in begun.changed], begun.wait, more)
+        except AnnexError as exc:
+            _failed(begun.changed, begun.results, exc)
+        # Every write hands back what it freed (kb/native_memory.py), an upload's too: at 92k chunks, 16
+        # one-document uploads left 1,250 MB resident without, 1,187 MB with; 3-20 ms a call, outside the GIL.
+        release_free_memory()
+        return begun.results
 
     def write(self, docs: Sequence[Document], more: bool = False) -> None:
         """Replace these documents in both stores; on failure restore what was stored before. `more`: this is not
@@ -185,23 +205,40 @@ class Ingestor:
         content hash) is the commit marker. A crash before that commit leaves the graph as it was and vectors
         that do not match it, which the next ingest of the file or reconcile() repairs.
         """
-        ids = [d.id for d in docs]
+        self._commit(docs, self._begin(docs), more)
+
+    def _begin(self, docs: Sequence[Document]) -> Callable[[], None]:
+        """The first half of write(): the vectors sent (written by the time the returned wait() returns) and the
+        keywords written. A vector store in another process writes them while this one goes on."""
         with self._lock:
             try:
-                self.vectors.upsert_documents(docs, self.readers)
+                wait = self.vectors.begin_upsert(docs, self.readers)
                 self.keywords.upsert_documents(docs)
+            except AnnexError as exc:
+                self._undo(docs, exc)
+        return wait
+
+    def _commit(self, docs: Sequence[Document], wait: Callable[[], None], more: bool) -> None:
+        """The second half of write(): once the vectors are written, the graph, whose nodes mark the commit."""
+        with self._lock:
+            try:
+                wait()
                 self.graph.upsert_documents(docs)
             except AnnexError as exc:
-                names = ", ".join(d.name for d in docs)
-                try:
-                    self._restore_vectors(ids)
-                except AnnexError as again:
-                    raise IngestError(names, f"not written ({exc}), and the old vectors could not be restored "
-                                      f"({again}); the next start or re-ingest repairs them") from exc
-                finally:
-                    self._publish(ids)
-                raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
-            self._publish(ids, docs, more)
+                self._undo(docs, exc)
+            self._publish([d.id for d in docs], docs, more)
+
+    def _undo(self, docs: Sequence[Document], exc: AnnexError) -> NoReturn:
+        """Put back the vectors and keywords stored before a write that failed, and raise what stopped it."""
+        names = ", ".join(d.name for d in docs)
+        try:
+            self._restore_vectors([d.id for d in docs])
+        except AnnexError as again:
+            raise IngestError(names, f"not written ({exc}), and the old vectors could not be restored "
+                              f"({again}); the next start or re-ingest repairs them") from exc
+        finally:
+            self._publish([d.id for d in docs])
+        raise IngestError(names, f"not written, stores left as they were: {exc}") from exc
 
     def reconcile(self) -> Reconciled:
         """Make the stores agree after a crash: one scan of each, then repair what disagrees.
@@ -271,10 +308,14 @@ class Ingestor:
         keep_others: bool, results: dict[str, IngestResult],
     ) -> list[tuple[Unit, Document]]:
         """Record a result for every built document; return those to write (new, edited, re-owned or repaired)."""
-        versions = self.vectors.chunk_versions([d.id for _, d in documents]) if documents else {}
+        olds = {doc.id: stored(doc) for _, doc in documents}
+        # Only a stored document can be unchanged, so only those are asked for: a vector store in another process
+        # answers after the write it is busy with, and a new document would wait for it for nothing.
+        held = [doc_id for doc_id, old in olds.items() if old is not None]
+        versions = self.vectors.chunk_versions(held) if held else {}
         changed = []
         for unit, doc in documents:
-            old = stored(doc)
+            old = olds[doc.id]
             if keep_others and old is not None and not _owned(old, doc, source):
                 self._record(results, unit, doc, "kept")
                 continue
@@ -340,6 +381,23 @@ class Ingestor:
                 Path(name).name, doc.id, "attached" if status == "ingested" else status, document=doc,
                 repaired=repaired, notes=notes.get(Path(name).name, ()),
             )
+
+
+@dataclass(frozen=True)
+class _Begun:
+    """A batch whose write has begun: its documents (with their units), its files' results, and the wait for its
+    vectors."""
+
+    changed: list[tuple[Unit, Document]]
+    results: dict[str, IngestResult]
+    wait: Callable[[], None]
+
+
+def _failed(changed: list[tuple[Unit, Document]], results: dict[str, IngestResult], exc: AnnexError) -> None:
+    """Every file of a batch that was not written says why."""
+    for unit, doc in changed:
+        for name in unit.files:
+            results[name] = IngestResult(Path(name).name, doc.id, "error", str(exc))
 
 
 def _page_progress(progress: Progress | None, done: int, total: int, name: str):

@@ -6,7 +6,7 @@ every chunk's text already (kb/search/readmodels.py), and Chroma's own store of 
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import chromadb
 import httpx
@@ -143,6 +143,14 @@ class ChromaVectorStore:
                 step()
                 with self._errors(f"add {len(ids)} chunks to {name}"):  # no documents: see the module docstring
                     self.collections[name].add(ids=ids, embeddings=embeddings, metadatas=metadatas)  # type: ignore[arg-type]
+
+    def begin_upsert(self, docs: Sequence[Document], readers: ReadersFirst | None = None) -> Callable[[], None]:
+        """upsert_documents(), done before returning: this process holds the client."""
+        self.upsert_documents(docs, readers)
+        return _no_wait
+
+    def close(self) -> None:
+        """Nothing to let go: Chroma's client lives as long as the process and writes as it goes."""
 
     def _stored_ids(self, doc_ids: list[str]) -> dict[str, list[str]]:
         """The ids of the chunks stored for these documents, per collection (only the collections that hold some)."""

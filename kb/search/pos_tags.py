@@ -71,6 +71,11 @@ def _cut_block(block: str) -> Iterator[Tagged]:
         yield from _single_run(pending)
 
 
+def is_word(text: str) -> bool:
+    """Whether jieba's dictionary holds the text as one word (报到, though its cut of 什么时候报到 parts it 报 / 到)."""
+    return rjieba.has_word(text)
+
+
 def _walk(block: str) -> Iterator[tuple[str, str]]:
     """The dictionary walk's words: a run of ASCII that jieba-rs joined and no dictionary word spells is given back
     as the single characters the walk left."""

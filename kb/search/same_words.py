@@ -45,9 +45,13 @@ EVERYDAY = {
     "终了": "结束",  # 季度终了 is the quarter's end
     # who works for an employer and when, as a labour rule writes it: 员工 is its 职工; 例假, 生理期, 月经期 its 经期
     "员工": "职工",
+    "从业人员": "职工",  # a plan's or a safety law's word for who works there (酒店从业人员约200名)
     "例假": "经期", "生理期": "经期", "月经期": "经期",
     "怀孕期间": "孕期",
     "多少天": "多少日", "几天": "几日",
+    # what a notice of a meeting or a course writes of meals and travel: 午饭 is its 午餐, 路费 its 交通费
+    "午饭": "午餐", "中饭": "午餐", "早饭": "早餐", "晚饭": "晚餐",
+    "路费": "交通费", "车费": "交通费", "车旅费": "差旅费",
     "哪一天": "什么时候",  # the ways of asking when, written one way: a question word no text answers with
     "哪天": "什么时候",
     "何时": "什么时候",
@@ -97,7 +101,7 @@ _DAYS = re.compile(r"(?<![0-9.月])([0-9]{1,6})(?:日|天)")  # not a date's day
 # 不到一角, 不满1角, 未满五年, 少于…: below a number is one thing however it is said
 _MONEY = re.compile(r"(?<![0-9])([0-9]+)(块钱|元钱|毛钱|角钱)")  # 一块钱 is 1元, 一毛钱 and 一角钱 are 1角
 _MORE = re.compile(r"(?<![0-9])([0-9]+)个多月")  # 三个多月: more than three months, as a law says 三个月以上
-_BELOW = re.compile(rf"(?:不到|不满|未满|不够|少于)(?=[0-9{_NUMERAL}半])")
+_BELOW = re.compile(rf"(?:不到|不满|未满|不够|(?<!不)少于)(?=[0-9{_NUMERAL}半])")  # 不少于 is its opposite
 
 
 def numeral_value(text: str) -> int | None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -50,6 +50,11 @@ class VectorStore(Protocol):
         """Write every chunk of the documents, replacing what was stored for those document ids; with `readers`,
         each step that holds the interpreter first waits for the turns in flight (kb/readers_first.py)."""
 
+    def begin_upsert(self, docs: Sequence[Document], readers: ReadersFirst | None = None) -> Callable[[], None]:
+        """upsert_documents(), started: the returned wait() returns once the chunks are written or raises what
+        stopped them. A store in this process writes before returning; one in another (kb/search/vector_process.py)
+        writes while the caller goes on."""
+
     def delete_document(self, doc_id: str) -> int:
         """Remove every chunk of a document from both collections; returns how many were removed."""
 
@@ -83,3 +88,6 @@ class VectorStore(Protocol):
 
     def count(self) -> dict[str, int]:
         """Chunks per collection."""
+
+    def close(self) -> None:
+        """Finish what was sent and let go of the store."""

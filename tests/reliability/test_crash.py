@@ -101,8 +101,16 @@ class Ingest:
         self.kill()
 
     def kill(self) -> None:
+        """SIGKILL the ingest; its vector store's process (kb/search/vector_process.py) must die with it, or it
+        would go on writing into the store the next process opens."""
+        children = _children(self.proc.pid)
+        assert children, "the ingest runs its vector store in a process of its own"
         self.proc.send_signal(signal.SIGKILL)
         assert self.proc.wait(30) == -signal.SIGKILL
+        deadline = time.monotonic() + 10
+        while (alive := [pid for pid in children if _alive(pid)]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not alive, f"processes of the killed ingest still run: {alive}"
 
     def finish(self) -> str:
         """Wait for a clean end; returns its stderr."""
@@ -110,6 +118,22 @@ class Ingest:
         while not self.lines.empty():
             self.log.append(self.lines.get())
         return "".join(self.log)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux's /proc lists them per thread)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, dead but not yet reaped by init, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 @contextmanager

@@ -49,3 +49,41 @@ def test_a_sum_said_in_wan_without_its_yuan_is_money():
 def test_a_range_question_is_answered_by_its_own_tier_not_the_neighbours():
     assert [bracket_fit(amounts("争议金额50万到100万那档怎么交？"), row) for row in FEES] == [False, True, False]
     assert [bracket_fit(amounts("20万到50万那一档呢？"), row) for row in FEES] == [True, False, False]
+
+
+# A size standard's rows, flattened as kb/answer/flat_tables.py reads a table (header：cell；…): one end of a bracket
+# per clause, words or signs, and cells whose unit only their column's header names.
+SIZES = ["企业类型：中型企业；从业人员（人）：100人及以上，300人以下；营业收入（万元）：2000万元及以上，40000万元以下",
+         "企业类型：小型企业；从业人员（人）：20及以上，100以下；营业收入（万元）：300（含）以上，2000以下",
+         "企业类型：微型企业；从业人员（人）：20人以下；营业收入（万元）：300万元以下"]
+
+
+def test_a_tables_cells_bound_each_end_in_words_signs_or_their_headers_unit():
+    assert brackets(SIZES[0]) == (Bracket(100.0, math.inf, "人"), Bracket(20_000_000.0, math.inf, "元"),
+                                  Bracket(-math.inf, 300.0, "人"), Bracket(-math.inf, 400_000_000.0, "元"))
+    assert set(brackets(SIZES[1])) == {Bracket(20.0, math.inf, "人"), Bracket(-math.inf, 100.0, "人"),
+                                       Bracket(3_000_000.0, math.inf, "元"), Bracket(-math.inf, 20_000_000.0, "元")}
+    assert brackets("指标：从业人员；中型：300人≤X＜1000人") == (Bracket(300.0, 1000.0, "人"),)
+    assert brackets("不少于20人的") == (Bracket(20.0, math.inf, "人"),)  # 不少于 bounds from below
+    assert brackets("月收入不超过5000元的") == (Bracket(-math.inf, 5000.0, "元"),)  # and 不超过 from above
+    assert brackets("从业人员（人）：300以下；备注：以2023年为准") == (Bracket(-math.inf, 300.0, "人"),)  # a year is no 人
+
+
+def test_the_amounts_a_question_gives_pick_the_row_that_holds_them_all():
+    given = amounts("我们公司有50个人，营业收入800万，算什么规模的企业？")  # 50个人 is 50 people; 800万 is money
+    assert given == (Amount(50.0, "人", "50"), Amount(8_000_000.0, "元", "800"))
+    assert [bracket_fit(given, row) for row in SIZES] == [False, True, False]
+    assert [bracket_fit(amounts("公司150人"), row) for row in SIZES] == [True, False, False]
+
+
+def test_a_bound_the_question_puts_on_its_amount_reads_just_inside_it():
+    # 不到20人 / 20人以下 is the row "20人以下", not the row starting at 20; 超过100人 / 100人以上 the row above 100
+    for question, row in (("不到20人的企业补贴多少", 2), ("20人以下的企业", 2), ("超过100人的", 0), ("100人以上的企业", 0)):
+        assert [bracket_fit(amounts(question), r) for r in SIZES] == [i == row for i in range(3)], question
+    assert amounts("不超过100人")[0].value == 100.0  # 不超过 holds the number itself
+
+
+def test_a_bound_on_a_sum_steps_one_whole_unit_inside_it_as_tiers_are_written():
+    # 1000元以下 / 1001元至50000元 / … / 1000001元以上: 超过100万的部分 is the last row, not the one ending at 100万
+    assert [bracket_fit(amounts("超过100万的部分呢？"), row) for row in FEES] == [False, False, True]
+    assert amounts("不足0.5%的")[0].value == 0.4  # a decimal steps by its last digit

@@ -36,6 +36,14 @@ BOATS = "东岭街道有几艘冲锋舟？存放在哪里？"
     # inside the attachment the earlier question named, its number and all (jieba reads 二 as a number)
     ("里面写了什么？", "西岭街道防汛应急预案的附件二是什么？", NO_SUBJECT, "西岭街道防汛应急预案附件二里面写了什么？"),
     ("里面有哪些人？", "绿洲化工园区附件3叫什么？", NO_SUBJECT, "绿洲化工园区附件3里面有哪些人？"),
+    # what the earlier question asked of has no thing of its own to stand for: the one asked after is its (the
+    # contact's phone), not a word glued before the whole earlier question
+    ("电话呢？", "东岭街道联系人是谁？", ELLIPSIS, "东岭街道联系人电话"),
+    # one amount for the one the earlier question gave, and a bound on it, each the case asked of
+    ("那30万呢？", "争议金额8万元，受理费按多少交？", ELLIPSIS, "争议金额30万，受理费按多少交？"),
+    ("超过100万的部分呢？", "争议金额30万元，受理费按多少交？", ELLIPSIS, "争议金额超过100万的部分，受理费按多少交？"),
+    # jieba cuts 报到 报 / 到 after 什么时候: 报 is no thing the next question continues
+    ("在哪报到？", "东岭街道防汛培训什么时候报到？", NO_SUBJECT, "东岭街道防汛培训在哪报到？"),
 ])
 def test_a_follow_up_is_read_as_the_question_it_continues(question, before, how, standalone):
     reading = read_question(question, ["火星上有猫吗？", before], TITLES)

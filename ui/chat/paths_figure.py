@@ -18,12 +18,14 @@ KINDS = MappingProxyType({
     "answer": ("回答的“相关附件”", "#7c3aed", "diamond"),
     "hit": ("检索直接命中的附件", "#0ea5e9", "square"),
     "hop": ("经引用跳转到的附件", "#f97316", "square"),
+    "question": ("问题点名的附件号", "#16a34a", "star"),
 })
 # stage → (edge colour, dash, edge name)
 STAGES = MappingProxyType({
     "search": ("#94a3b8", "dot", "片段属于附件"),
     "prefetch": ("#f97316", "solid", "REFERENCES（回答前预取）"),
     "post_hop": ("#7c3aed", "dash", "回答后跳转"),
+    "question": ("#16a34a", "dash", "问题点名（回答前）"),
 })
 LABEL_CHARS = 16  # a label longer than this is cut even where there is room: the hover holds it whole
 DOC_CHARS = 6  # a node of another document is tagged with this much of what tells its title from the main one's
@@ -57,7 +59,7 @@ def path_graph(paths: Sequence[Mapping]) -> nx.DiGraph:
                     graph.add_edge(previous, step["id"], stage=path["stage"], mention=step.get("mention", ""))
     for node, stages in reached.items():
         if graph.nodes[node]["kind"] == "attachment":
-            graph.nodes[node]["kind"] = "hit" if "search" in stages and "prefetch" not in stages else "hop"
+            graph.nodes[node]["kind"] = "hit" if stages & {"search", "question"} and "prefetch" not in stages else "hop"
     layers: dict[str, int] = {}
     for node in _topological(graph):
         preds = [layers[p] for p in graph.predecessors(node) if p in layers]
