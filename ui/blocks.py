@@ -10,7 +10,7 @@ from kb.service import Service
 from kb.turn import RANGES
 from ui import spaces
 from ui.chat import citations, paths_figure, thinking
-from ui.chat.handlers import DEFAULTS, KNOBS, OUTPUTS, ChatHandlers, Update
+from ui.chat.handlers import DEFAULTS, KNOBS, NO_CONVERSATIONS, OUTPUTS, ChatHandlers, Update
 from ui.chat.paths_view import SHOW_ALL
 from ui.chat.share_panel import build_share_panel, wire_share
 from ui.compare.run import bundled_questions
@@ -69,7 +69,7 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                             placeholder=PLACEHOLDER, examples=[{"text": q} for q in EXAMPLES],
                         )
                         with gr.Row(equal_height=True):
-                            question = gr.Textbox(placeholder="输入问题，回车提问", show_label=False, scale=8, max_lines=4,
+                            question = gr.Textbox(label="问题", placeholder="输入问题，回车提问", show_label=False, scale=8, max_lines=4,
                                                   elem_id="annex-question")
                             send = gr.Button("提问", variant="primary", scale=1, min_width=80)
                         with gr.Row(elem_id="annex-examples"):  # hidden while the empty chat shows them
@@ -79,7 +79,8 @@ def build_demo(service: Service, extensions: Sequence[Callable[[], None]] = ()) 
                         share = build_share_panel()
                         with gr.Accordion("历史会话", open=False, elem_classes=["annex-later"]):
                             new = gr.Button("新会话", size="sm")
-                            conversations = gr.Radio([], label="本窗口的会话（点击重新打开）", elem_id="annex-conversations")
+                            conversations = gr.Radio([], label="本窗口的会话（点击重新打开）", elem_id="annex-conversations",
+                                                     info=NO_CONVERSATIONS)
                     with gr.Column(scale=9, elem_id="annex-right"):
                         gr.Markdown("**图谱路径**：检索片段 → REFERENCES → 附件", elem_id="annex-paths-title")
                         paths = gr.Plot(paths_figure.placeholder(), show_label=False, elem_id="annex-paths")

@@ -74,11 +74,20 @@ mark.cite-fact { background: #fbbf24; color: #111827; font-weight: 600; padding:
 /* The empty chat shows the example questions itself; the row under the box is for the next question. */
 .gradio-container:has(#annex-chat .placeholder-content) #annex-examples { display: none !important; }
 #annex-paths-title p { margin: 0; font-size: 0.9rem; }
+/* The paths picture has nothing to zoom or pan (fixed ranges); its toolbar would sit on the note and top labels. */
+#annex-paths .modebar-container { display: none !important; }
 /* Tables and headings inside the panels read as tables and bold lines; numbers never wrap digit by digit. */
 .cite-table { border-collapse: collapse; margin: 4px 0; font-size: 0.85rem; white-space: normal; }
 .cite-table td { border: 1px solid var(--border-color-primary); padding: 2px 6px; vertical-align: top;
   word-break: normal; overflow-wrap: normal; }
 .cite-table-wrap { overflow-x: auto; max-width: 100%; }  /* a wide table scrolls sideways inside its card */
+/* …and says so: a shadow at each edge with more table beyond it (the covers scroll with the table and hide the
+   shadow at an end it has reached). Phones show no scrollbar, so a cut column would otherwise look clipped. */
+.cite-table-wrap { background:
+  linear-gradient(to right, var(--background-fill-primary) 40%, transparent) left / 28px 100% no-repeat local,
+  linear-gradient(to left, var(--background-fill-primary) 40%, transparent) right / 28px 100% no-repeat local,
+  radial-gradient(farthest-side at 0 50%, rgba(15, 23, 42, 0.22), transparent) left / 12px 100% no-repeat scroll,
+  radial-gradient(farthest-side at 100% 50%, rgba(15, 23, 42, 0.22), transparent) right / 12px 100% no-repeat scroll; }
 .cite-h { display: block; font-weight: 700; margin: 2px 0; }
 .annex-nowrap { white-space: nowrap; }
 #annex-chat table td, #annex-chat table th { word-break: normal; overflow-wrap: normal; }

@@ -82,7 +82,7 @@ COUNTED_MATCH = 1.25  # 多少名委员 and the sentence gives the number right 
 class ExtractiveAnswerer:
     """Deterministic, no model: the answer is sentences of the sources, each cited [n]."""
 
-    name = "离线抽取模式（offline extractive）"
+    name = "离线抽取模式（不调用大模型）"
     offline = True
 
     def answer(self, question: str, sources: Sequence[Source], context: str = "",

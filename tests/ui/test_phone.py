@@ -84,3 +84,13 @@ def test_a_phone_reads_the_evaluation_chart_and_gets_a_list_instead_of_the_libra
     expect(phone.locator("#kb-documents")).to_be_visible(timeout=TIMEOUT)
     assert not phone.locator("#kb-graph").is_visible()
     expect(phone.get_by_text("在手机上看不清")).to_be_visible()
+
+
+def test_a_phone_table_wider_than_its_card_shows_that_it_scrolls(phone):
+    ask(phone, EXAMPLES[0])  # 附件12's five-column table: wider than a 390 px phone's card
+    wraps = phone.evaluate("""() => [...document.querySelectorAll('#annex-citations .cite-table-wrap')]
+        .filter(w => w.scrollWidth > w.clientWidth + 1)
+        .map(w => { const s = getComputedStyle(w); return {image: s.backgroundImage, attachment: s.backgroundAttachment}; })""")
+    assert wraps, "no citation table is wider than its card: the test no longer tests the cue"
+    for wrap in wraps:  # a shadow at the edge with more table beyond it; phones draw no scrollbar
+        assert wrap["image"].count("radial-gradient") == 2 and "local" in wrap["attachment"]

@@ -21,14 +21,18 @@ pytestmark = pytest.mark.browser
 TIMEOUT = 30_000  # ms
 WIDTH, HEIGHT = 1440, 900
 
-# Boxes of the text the paths picture draws (node labels, edge mentions, the note), and the picture's own box.
+# Boxes of the text the paths picture draws (node labels, edge mentions, the note), of what it must not cover (its
+# markers, a toolbar shown over it), and the picture's own box.
 LABEL_BOXES = """(root) => {
     const svg = document.querySelector(root + ' svg.main-svg');
     const s = svg.getBoundingClientRect();
+    const box = (t, text) => { const r = t.getBoundingClientRect(); return {text, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
     const boxes = [...document.querySelectorAll(root + ' .scatterlayer text, ' + root + ' .annotation-text')]
-        .filter(t => t.textContent.trim())
-        .map(t => { const r = t.getBoundingClientRect(); return {text: t.textContent, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; });
-    return {svg: {x0: s.left, y0: s.top, x1: s.right, y1: s.bottom}, boxes};
+        .filter(t => t.textContent.trim()).map(t => box(t, t.textContent));
+    const marks = [...document.querySelectorAll(root + ' .scatterlayer .point')].map(t => box(t, 'a marker'))
+        .concat([...document.querySelectorAll(root + ' .modebar')].filter(t => t.getBoundingClientRect().width > 0)
+                .map(t => box(t, 'the toolbar')));
+    return {svg: {x0: s.left, y0: s.top, x1: s.right, y1: s.bottom}, boxes, marks};
 }"""
 
 
@@ -44,15 +48,14 @@ def desk(browser, app_url):  # noqa: F811
 
 
 def label_problems(page, root: str) -> list[str]:
-    """Labels of the paths picture cut by its edges or drawn over one another."""
+    """Labels of the paths picture cut by its edges, drawn over one another, or over a marker or the toolbar."""
     drawn = page.evaluate(LABEL_BOXES, root)
     svg, boxes = drawn["svg"], drawn["boxes"]
     problems = [f"{b['text']} cut" for b in boxes if b["x0"] < svg["x0"] - 1 or b["x1"] > svg["x1"] + 1
                 or b["y0"] < svg["y0"] - 1]
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            if a["x0"] < b["x1"] - 1 and b["x0"] < a["x1"] - 1 and a["y0"] < b["y1"] - 1 and b["y0"] < a["y1"] - 1:
-                problems.append(f"{a['text']} over {b['text']}")
+    over = lambda a, b: a["x0"] < b["x1"] - 1 and b["x0"] < a["x1"] - 1 and a["y0"] < b["y1"] - 1 and b["y0"] < a["y1"] - 1  # noqa: E731
+    problems += [f"{a['text']} over {b['text']}" for i, a in enumerate(boxes) for b in boxes[i + 1:] if over(a, b)]
+    problems += [f"{a['text']} over {m['text']}" for a in boxes for m in drawn["marks"] if over(a, m)]
     return problems
 
 
@@ -163,6 +166,54 @@ def test_graph_path_labels_are_whole_and_apart(desk):
     assert label_problems(desk, "#annex-paths") == []
 
 
+@pytest.mark.parametrize("width", [360, 800, 1024, 1920])  # panels of 296, 320, 425 and 720 px
+def test_graph_path_labels_are_whole_and_apart_at_every_panel_width(browser, app_url, width):  # noqa: F811
+    """The picture is laid out once for the narrowest panel: every wider one keeps it whole and apart."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(app_url)
+        page.locator("#annex-chat").wait_for(timeout=TIMEOUT)
+        for question in (EXAMPLES[2], EXAMPLES[0]):  # twin documents' attachments beside the answer's; two hops
+            ask(page, question)
+            page.locator("#annex-paths .scatterlayer text").first.wait_for(timeout=TIMEOUT)
+            assert settled(page) == [], question
+        page.locator("#annex-all-paths").click()  # every path: up to fifteen attachments
+        page.wait_for_timeout(800)
+        assert settled(page) == []
+    finally:
+        context.close()
+
+
+def settled(page, seconds: float = 10.0) -> list[str]:
+    """label_problems of the paths picture once Plotly has laid the new answer's paths out (slow on a busy
+    machine); a real problem stays and is returned after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while (problems := label_problems(page, "#annex-paths")) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    return problems
+
+
+def test_the_share_and_history_panels_say_what_will_appear_before_the_first_question(desk):
+    from playwright.sync_api import expect
+
+    from ui.chat.handlers import NO_CONVERSATIONS
+    from ui.chat.share_panel import NO_LINK
+
+    for name in ("分享与复制", "历史会话"):
+        desk.get_by_text(name, exact=True).click()
+    link = desk.locator("#annex-share-link textarea, #annex-share-link input").first
+    assert link.get_attribute("placeholder") == NO_LINK
+    expect(desk.locator("#annex-share-markdown")).to_be_hidden()  # no blank code box with a </> icon
+    expect(desk.locator("#annex-conversations")).to_contain_text(NO_CONVERSATIONS)
+    ask(desk, EXAMPLES[0])
+    expect(desk.locator("#annex-share-markdown")).to_be_visible(timeout=TIMEOUT)
+    expect(desk.locator("#annex-share-markdown")).to_contain_text("18000")
+    expect(desk.locator("#annex-conversations")).to_contain_text(EXAMPLES[0], timeout=TIMEOUT)
+    expect(desk.locator("#annex-conversations")).not_to_contain_text(NO_CONVERSATIONS)
+    assert "offline extractive" not in desk.locator("body").inner_text()  # the model's name is Chinese too
+
+
 def test_citations_name_libraries_for_people(desk):
     ask(desk, EXAMPLES[0])
     libraries = desk.locator("#annex-citations .cite-lib").all_inner_texts()
@@ -238,6 +289,11 @@ def test_gradio_speaks_chinese_to_an_english_browser(desk):
     assert "将文件拖放到此处" in upload and "Drop File Here" not in upload
     assert desk.locator("input[placeholder^='Search']").count() == 0
     assert desk.evaluate("document.documentElement.lang") == "zh-CN"
+    # a question box's hidden label is what a screen reader says: 问题, not Gradio's default "Textbox"
+    for tab, box in (("问答", "#annex-question"), ("对比", "#compare-question")):
+        desk.get_by_role("tab", name=tab).click()
+        desk.locator(box).wait_for(timeout=TIMEOUT)
+        assert [t.strip() for t in desk.locator(f"{box} .sr-only").all_inner_texts()] == ["问题"]
 
 
 def test_the_settings_have_chinese_names_and_the_api_name_in_small_print(desk):

@@ -108,9 +108,9 @@ def test_paths_figure_labels_and_colours_nodes_by_kind():
     hop = nodes[KINDS["hop"][0]]
     assert hop.marker.color == KINDS["hop"][1] and len(hop.x) == 2  # 附件8 reached by 详见附件8, 附件12 by 见附件12
     labels = " ".join(str(t) for trace in nodes.values() for t in trace.text)
-    assert "附件12 &lt;img" in labels and "<img" not in labels
     drawn = {a.text for a in fig.layout.annotations if a.text}
     hovers = " ".join(str(t) for trace in nodes.values() for t in trace.hovertext)
+    assert "附件12" in labels and "<im" not in labels and "附件12 &lt;img" in hovers  # cut to its margin; escaped
     assert all(m in drawn or f"经“{m}”" in hovers for m in ("详见附件8", "见附件12"))  # drawn where it fits
     xs = dict(zip([str(t) for t in hop.text], hop.x))
     assert max(xs.values()) == 2  # 附件12 sits two layers right of the chunk: the two-hop chain
@@ -148,6 +148,16 @@ def test_library_figure_caps_filters_and_shows_dangling_references():
     caption = fig.layout.annotations[-1].text
     assert "筛选命中 30 / 共 30" in caption and "已截断" in caption
     assert "<img" not in json.dumps(fig.to_plotly_json(), default=str).replace("<b>", "")
+
+
+def test_library_labels_sit_outside_their_wheel_away_from_its_spokes():
+    attachments = tuple(Attachment(f"附件{i}", "附件", str(i), f"表{i}", i * 10, i * 10 + 5) for i in range(1, 9))
+    doc = Document("w", "demo", "w.md", "八个附件", "x" * 90, "h", (Part("w.md", 0, 90, "h"),), attachments, (), ())
+    [ring] = [t for t in library_figure([doc]).data if t.name == "附件"]
+    side = dict(zip(ring.text, ring.textposition))
+    # 附件1 at the top, then clockwise: each label on the side facing away from the document in the middle
+    assert [side[f"附件{i}"] for i in range(1, 9)] == ["top center", "top right", "middle right", "bottom right",
+                                                        "bottom center", "bottom left", "middle left", "top left"]
 
 
 def test_ingest_results_show_each_file_and_escape_errors():

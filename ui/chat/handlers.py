@@ -29,6 +29,7 @@ OUTPUTS = ("question", "chatbot", "conversation", "owner", "turns", "shown", "th
 KNOBS = ("library_ids", "top_k", "threshold", "enable_hybrid_search", "enable_rerank", "enable_context_expansion", "hops",
          "think", "history_turns")
 DEFAULTS = TurnRequest("")
+NO_CONVERSATIONS = "还没有会话：提一个问题，这里就会列出它。"
 EMPTY_QUESTION = "还没有输入问题：在下面的输入框里写一个问题，或点一个示例问题。"  # the pipeline's own message is for the API
 # A conversation can go while its page still shows it: deleting a private document forgets the conversations that
 # quoted it (what they quoted must not outlive it), and a private library's conversations go with its session.
@@ -222,7 +223,7 @@ class ChatHandlers:
         """The Radio update listing this session's conversations, newest first."""
         choices = [(f"{time.strftime('%m-%d %H:%M', time.localtime(c.created))} · {c.title}", c.id)
                    for c in self.service.history.list_conversations(owner)]
-        return gr.update(choices=choices, value=current)
+        return gr.update(choices=choices, value=current, info="" if choices else NO_CONVERSATIONS)
 
     def titles(self) -> dict[str, str]:
         """doc id → title, from the pipeline's read model."""

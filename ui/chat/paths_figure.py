@@ -6,8 +6,10 @@ from typing import Mapping, Sequence
 
 import networkx as nx
 import plotly.graph_objects as go
+import rjieba
 
-from ui.chat.paths_labels import Frame, legend_px, place_mentions, place_nodes, text_px, unique_mentions
+from ui.chat.paths_labels import (BOLD, REF_WIDTH, Frame, LabelSpec, legend_px, place_mentions, place_nodes,
+                                  share_margins, text_px, unique_mentions, wrap_px)
 from ui.safe import clip, h
 
 # kind → (legend name, colour, marker symbol)
@@ -25,10 +27,17 @@ STAGES = MappingProxyType({
     "post_hop": ("#7c3aed", "dash", "回答后跳转"),
     "question": ("#16a34a", "dash", "问题点名（回答前）"),
 })
-LABEL_CHARS = 12
+LABEL_CHARS = 16  # a label longer than this is cut even where there is room: the hover holds it whole
+DOC_CHARS = 6  # a node of another document is tagged with this much of what tells its title from the main one's
 FADED = 0.3  # opacity of what the answer did not use
 FONT_PX = 11  # node label font size
-LINE_CHARS = 20  # a note wraps here: about 300 px of 12 px text, a phone's panel
+NOTE_PX = 12  # the note's font size; it wraps at the phone's panel width less a 6 px inset each side
+EMPTY_PX = 13  # the font size of a picture that only says why there is nothing to draw
+NOTE_LINE_PX = 18  # px the top margin grows by for each line of the note
+NOTE_SHIFT = 6  # px between the plot area's top and the note's last line
+ROW_PX = 48  # px of plot height per node of the tallest layer, at a phone's width
+PLOT_MIN_PX, PLOT_MAX_PX = 130, 420  # the plot area's height, whatever the number of nodes
+BOTTOM_PX = 6  # px below the legend
 
 
 def path_graph(paths: Sequence[Mapping]) -> nx.DiGraph:
@@ -111,14 +120,17 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
     last = max(d["layer"] for _, d in graph.nodes(data=True))
     tallest = max(sum(1 for _, d in graph.nodes(data=True) if d["layer"] == layer) for layer in range(last + 1))
     main_doc = _main_document(graph, lit_nodes)
-    left, right = _margins(graph, titles, main_doc, last)
+    texts = {n: _label_texts(d, titles, main_doc) for n, d in graph.nodes(data=True)}
+    left, right = _margins(graph, texts, lit_nodes, last)
     lines = _wrap(note).count("<br>") + 1 if note else 0
-    top = 16 + 18 * lines
-    height = max(300, min(620, 48 * tallest + 170 + 17 * lines))
+    top = 16 + NOTE_LINE_PX * lines
     x_range, y_range = (-0.08, last + 0.08), (-(tallest - 1) / 2 - 0.6, (tallest - 1) / 2 + 0.6)
     legend_items = len({d["kind"] for _, d in graph.nodes(data=True)}) + len({d["stage"] for *_, d in graph.edges(data=True)})
-    frame = Frame(left, right, x_range, y_range, max(60, height - top - 6 - legend_px(legend_items)))
-    labels, taken = place_nodes(frame, _label_order(graph, positions, titles, main_doc, lit_nodes, last))
+    plot_height = max(PLOT_MIN_PX, min(PLOT_MAX_PX, ROW_PX * tallest + 20))  # the legend's rows come on top of it
+    height = top + plot_height + BOTTOM_PX + legend_px(legend_items)
+    frame = Frame(left, right, x_range, y_range, plot_height,
+                  above=top - (NOTE_SHIFT + NOTE_LINE_PX * lines if note else 0))
+    labels, taken = place_nodes(frame, _label_order(graph, positions, texts, lit_nodes, last))
     fig = go.Figure()
     annotations, mentions = [], {}
     for stage, (colour, dash, name) in STAGES.items():
@@ -152,7 +164,8 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
             continue
         fig.add_trace(go.Scatter(
             x=[positions[n][0] for n, _ in nodes], y=[positions[n][1] for n, _ in nodes], mode="markers+text",
-            name=name, text=[_bold(h(labels[n][0]), n in lit_nodes) for n, _ in nodes],
+            name=name, text=[_bold("<br>".join(h(line) for line in labels[n][0].split("\n")), n in lit_nodes)
+                             for n, _ in nodes],
             textposition=[labels[n][1] for n, _ in nodes],
             hovertext=[h(f"{titles.get(d['doc_id'], '')} · {d['label']}".strip(" ·")
                          + "".join(f"（经“{m}”）" for m in dict.fromkeys(reached_by.get(n, ())))) for n, d in nodes],
@@ -163,51 +176,46 @@ def paths_figure(paths: Sequence[Mapping], titles: Mapping[str, str] | None = No
         ))
     fig.update_layout(
         annotations=annotations, height=height,
-        margin=dict(l=left, r=right, t=top, b=6), plot_bgcolor="white", paper_bgcolor="white", hovermode="closest",
-        legend=dict(orientation="h", yanchor="top", y=0, x=0, font=dict(size=11)),
+        margin=dict(l=left, r=right, t=top, b=BOTTOM_PX), plot_bgcolor="white", paper_bgcolor="white", hovermode="closest",
+        legend=dict(orientation="h", yanchor="top", y=0, x=0, font=dict(size=11), maxheight=1),  # never a scrollbar
         xaxis=dict(visible=False, range=list(x_range), fixedrange=True),
         yaxis=dict(visible=False, range=list(y_range), fixedrange=True),
     )
     if note:  # wrapped, and shifted from the plot's left edge to the figure's, so it is whole at a phone's width
         fig.add_annotation(text=_wrap(note), x=0, y=1, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
-                           xshift=-(left - 6), yshift=6, align="left", showarrow=False,
+                           xshift=-(left - 6), yshift=NOTE_SHIFT, align="left", showarrow=False,
                            font=dict(size=12, color="#64748b"))
     return fig
 
 
-def _label_order(graph: nx.DiGraph, positions: Mapping, titles: Mapping[str, str], main_doc: str, lit: set[str],
-                 last: int) -> list[tuple[str, float, float, str, str, str]]:
+def _label_order(graph: nx.DiGraph, positions: Mapping, texts: Mapping[str, tuple[str, ...]], lit: set[str],
+                 last: int) -> list[LabelSpec]:
     """The labels to place, the answer's own nodes first: outer layers at their fixed side, middle ones free."""
     rows = []
     for node, data in graph.nodes(data=True):
-        label = _label(data, titles, main_doc)
         fixed = "" if 0 < data["layer"] < last else _text_position(data["layer"], last)
-        rows.append((node not in lit, bool(not fixed), node, *positions[node], label, data["label"].split()[0], fixed))
-    return [row[2:] for row in sorted(rows, key=lambda r: (r[0], r[1]))]
+        spec = LabelSpec(node, *positions[node], texts[node], fixed, node in lit)
+        rows.append(((node not in lit, not fixed), spec))
+    return [spec for _, spec in sorted(rows, key=lambda r: r[0])]
 
 
-def _margins(graph: nx.DiGraph, titles: Mapping[str, str], main_doc: str, last: int) -> tuple[int, int]:
-    """Left and right margins (px) that hold the first layer's labels (drawn left) and the last's (drawn right)."""
-    def widest(layer: int) -> int:
-        labels = [_label(d, titles, main_doc) for _, d in graph.nodes(data=True) if d["layer"] == layer]
-        return max((int(text_px(x) * 1.08) for x in labels), default=0)  # lit labels are bold
+def _margins(graph: nx.DiGraph, texts: Mapping[str, tuple[str, ...]], lit: set[str], last: int) -> tuple[int, int]:
+    """Left and right margins (px) for the first layer's labels (drawn left) and the last's (drawn right), sharing
+    the phone's width with the plot area (`share_margins`)."""
+    def widths(layer: int) -> tuple[int, int]:
+        nodes = [n for n, d in graph.nodes(data=True) if d["layer"] == layer]
+        drawn = lambda n, t: int(text_px(t) * (BOLD if n in lit else 1))  # noqa: E731
+        return (max((drawn(n, texts[n][0]) for n in nodes), default=0),
+                max((drawn(n, texts[n][-1]) for n in nodes), default=0))
 
-    marker = 12
     if last == 0:
-        return 8, widest(0) + marker
-    return widest(0) + marker, widest(last) + marker
+        return share_margins((0, 0), widths(0), 1)
+    return share_margins(widths(0), widths(last), last)
 
 
-def _wrap(text: str) -> str:
-    """Escaped text broken into lines of at most LINE_CHARS characters, at punctuation where one is near."""
-    lines, rest = [], text
-    while len(rest) > LINE_CHARS:
-        cut = max((i + 1 for i, c in enumerate(rest[:LINE_CHARS]) if c in "，。；、）)：: "), default=0)
-        cut = cut if cut >= LINE_CHARS // 2 else LINE_CHARS
-        lines.append(rest[:cut])
-        rest = rest[cut:]
-    lines.append(rest)
-    return "<br>".join(h(line) for line in lines if line)
+def _wrap(text: str, size: int = NOTE_PX) -> str:
+    """Escaped text in lines that fit the phone's panel, broken at punctuation where one is near."""
+    return "<br>".join(h(line) for line in wrap_px(text, REF_WIDTH - 24, size))
 
 
 def _text_position(layer: int, last: int) -> str:
@@ -216,12 +224,43 @@ def _text_position(layer: int, last: int) -> str:
     return "middle right" if layer == last else "top center"
 
 
-def _label(node: Mapping, titles: Mapping[str, str], main_doc: str) -> str:
-    """The node's label; nodes of a document other than the answer's main one carry a short document title."""
-    label = clip(node["label"], LABEL_CHARS)
+def _label_texts(node: Mapping, titles: Mapping[str, str], main_doc: str) -> tuple[str, ...]:
+    """The node's label from whole to shortest: its title cut a character at a time down to its number (附件10),
+    each length on one line and then on two (the number above the title), narrower where a column has the height.
+
+    Nodes of a document other than the answer's main one carry a tag of that document (`_doc_tag`) in each.
+    The hover text keeps the whole label and document title.
+    """
+    label = " ".join(node["label"].split())
+    tag = ""
     if node["doc_id"] and node["doc_id"] != main_doc and node["kind"] != "answer":
-        label = f"{clip(titles.get(node['doc_id'], ''), 6)}·{label}"
-    return label
+        tag = _doc_tag(titles.get(node["doc_id"], ""), titles.get(main_doc, ""))
+    head = lambda text: f"{tag}·{text}" if tag else text  # noqa: E731
+    number, _, title = label.partition(" ")
+    if node["kind"] in ("chunk", "answer") or not title:  # a chunk's label (附件8 片段1) is short: whole or nothing
+        return (head(label),) if len(label) <= LABEL_CHARS or node["kind"] != "attachment" else \
+            tuple(head(label[:n] + "…") for n in range(LABEL_CHARS - 1, 3, -1))
+    cuts = []
+    for n in range(min(len(title), LABEL_CHARS - len(number) - 1), 0, -1):
+        shown = title if n == len(title) else title[:n] + "…"
+        cuts += [head(f"{number} {shown}"), f"{head(number)}\n{shown}"]
+    return tuple(dict.fromkeys([*cuts, head(number)]))
+
+
+def _doc_tag(title: str, main_title: str) -> str:
+    """What tells a document's title from the main one's: its words past those the two share at either end.
+
+    Template twins (西岭街道防汛应急预案 beside 东岭街道防汛应急预案) are told apart by 西岭; an unrelated plan keeps
+    the head of its own words (绿洲化工园… beside 滨江物流园…应急预案).
+    """
+    words, main = rjieba.cut(title), rjieba.cut(main_title)
+    head = 0
+    while head < min(len(words), len(main)) and words[head] == main[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(words), len(main)) - head and words[-1 - tail] == main[-1 - tail]:
+        tail += 1
+    return clip("".join(words[head:len(words) - tail]) or title, DOC_CHARS)
 
 
 def _bold(text: str, lit: bool) -> str:
@@ -256,8 +295,8 @@ def _empty(message: str) -> go.Figure:
     fig.update_layout(
         height=200, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white", paper_bgcolor="white",
         xaxis=dict(visible=False), yaxis=dict(visible=False),
-        annotations=[dict(text=_wrap(message), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
-                          font=dict(size=13, color="#64748b"))],
+        annotations=[dict(text=_wrap(message, EMPTY_PX), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper",
+                          font=dict(size=EMPTY_PX, color="#64748b"))],
     )
     return fig
 

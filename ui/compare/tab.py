@@ -26,7 +26,7 @@ def build_compare_tab(service: Service, examples: Sequence[str], questions: Sequ
     """Lay out the tab inside the current gr.Tab and wire its events."""
     gr.Markdown(INTRO)
     with gr.Row(equal_height=True):
-        question = gr.Textbox(placeholder="输入问题，三种模式各答一次", show_label=False, scale=8, max_lines=3,
+        question = gr.Textbox(label="问题", placeholder="输入问题，三种模式各答一次", show_label=False, scale=8, max_lines=3,
                               elem_id="compare-question")
         ask = gr.Button("对比", variant="primary", scale=1, min_width=80)
     with gr.Row(elem_id="compare-examples"):

@@ -18,6 +18,9 @@ DEFAULT_DOCUMENTS = 12
 MAX_ATTACHMENTS = 40  # per document; the rest are left out of the picture (the note says so)
 MAX_ARROWS = 400  # beyond this, references are drawn as plain lines
 COLUMNS = 3
+# textposition by the direction from the wheel's centre, counter-clockwise from east in eighths of a turn
+OUTWARD = ("middle right", "top right", "top center", "top left", "middle left", "bottom left", "bottom center",
+           "bottom right")
 COLOURS = MappingProxyType(
     {"document": "#1e3a8a", "attachment": "#16a34a", "dangling": "#dc2626", "reference": "#f97316"}
 )
@@ -129,7 +132,7 @@ def library_figure(docs: Sequence[Document], selection: Selection | None = None)
         hover = [h(_hover(graph, n, d)) for n, d in nodes]
         fig.add_trace(go.Scatter(
             x=[pos[n][0] for n, _ in nodes], y=[pos[n][1] for n, _ in nodes], mode="markers+text", name=name,
-            text=text, textposition="top center",
+            text=text, textposition=[_outward(pos[n], pos[d["doc"]]) for n, d in nodes],
             textfont=dict(size=10, color=COLOURS[kind] if kind != "attachment" else "#14532d"),
             hovertext=hover, hoverinfo="text", marker=dict(size=size, color=COLOURS[kind], symbol=symbol,
                                                            line=dict(width=1, color="white")),
@@ -147,6 +150,16 @@ def library_figure(docs: Sequence[Document], selection: Selection | None = None)
         yaxis=dict(visible=False, scaleanchor="x", range=[-(rows - 1) * 3.2 - 1.55, 1.3]),
     )
     return fig
+
+
+def _outward(node: tuple[float, float], centre: tuple[float, float]) -> str:
+    """The label's side away from its wheel's centre (one of plotly's eight), so that neighbours on the ring spread
+    apart along it and no label sits on its own spoke or the next one's."""
+    dx, dy = node[0] - centre[0], node[1] - centre[1]
+    if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+        return "top center"
+    octant = round(math.atan2(dy, dx) / (math.pi / 4)) % 8
+    return OUTWARD[octant]
 
 
 def _hover(graph: nx.DiGraph, node: str, data: dict) -> str:
