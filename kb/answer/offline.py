@@ -36,10 +36,10 @@ from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.day_rows import asked_day, day_fits
-from kb.answer.forms import fills, is_blank, left_blank
+from kb.answer.forms import WRITING, fills, is_blank, left_blank
 from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
-from kb.answer.units import folded, names_document, read_units, words
+from kb.answer.units import folded, names_document, names_own_form, read_units, words
 from kb.answer.question_words import words_of
 from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
@@ -282,6 +282,10 @@ class ExtractiveAnswerer:
                 tokens = tokens | fitted
             if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
                 tokens = tokens | words(source.doc_title)
+            if source.label and source.title and names_own_form(text, source.title):  # 本文书一式两份: the 申请书's
+                tokens = tokens | words(source.title)  # title is the note's own words
+            if is_blank(text):  # 申请人姓名：; for 还要写什么: a blank field is what one writes in
+                tokens = tokens | (WRITING & weights.keys())
             own_words = tokens
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
                 tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its

@@ -209,13 +209,17 @@ def _lead_of(sentences: list[str]) -> str:
     return "".join(sentences[start:]).strip()
 
 
+# A form's blank date (年月日 under a signature, its digits left for the signer): a space to fill, no heading
+_DATE_BLANK = re.compile(r"[年月日时分_＿]+")
+
+
 def is_heading(line: str) -> bool:
     """A line that heads what follows it (预案衔接, （一）能源矿产, 表2 …启动令), not an entry of its own."""
     if _CAPTION.match(line):
         return not _HEADING_PUNCT.search(line)
     name = ENUMERATED.sub("", line, count=1).strip()
     return (0 < len(name) <= HEADING_CHARS and not _HEADING_PUNCT.search(name) and bool(_CJK.search(name))
-            and not _DIGIT.search(name) and not any(ch.isspace() for ch in name))
+            and not _DIGIT.search(name) and not any(ch.isspace() for ch in name) and not _DATE_BLANK.fullmatch(name))
 
 
 def _is_item(text: str) -> bool:
@@ -297,6 +301,22 @@ _SELF = re.compile(rf"本({LAW_KINDS})")
 def names_document(text: str, title: str) -> bool:
     """The sentence names its own document (本条例自…起施行 in 印花税暂行条例), as a reader reads 本条例 as its name."""
     return any(title.rstrip("》）) ").endswith(m.group(1)) for m in _SELF.finditer(text))
+
+
+# 此文书, 本表, 该委托书: a form's closing note (注：本文书一式两份…, 本表由…填写) names the form it sits under. A
+# form is a 表 or a 书 (登记表, 申请书, 委托书), 文书 and 表格 name either kind as a whole.
+_THIS_FORM = re.compile(r"(?:此|本|该)(文书|表格|[\u4e00-\u9fff]{0,4}?[表书单证])")
+
+
+def names_own_form(text: str, title: str) -> bool:
+    """The sentence names the attachment it sits in as "this form" (本文书一式两份 under …变更申请书; 本表由申请人填写
+    under …登记表), as a reader filling it in reads 此文书 as the form in hand."""
+    plain = title.rstrip("》）) ")
+    for m in _THIS_FORM.finditer(text):
+        noun = m.group(1)
+        if plain.endswith(noun) or (noun == "文书" and plain.endswith("书")) or (noun == "表格" and plain.endswith("表")):
+            return True
+    return False
 
 
 @lru_cache(maxsize=32768)
