@@ -28,8 +28,11 @@ from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
+from kb.answer.captions import captioned_rows
 from kb.answer.cited_items import notes_on
-from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
+from kb.answer.unit_match import (
+    TITLE_CREDIT, char_share, counted, names_attachment, names_column, quotes, real_words, speaks_of,
+)
 from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.groups import named_group
 from kb.answer.records import one_record
@@ -266,12 +269,17 @@ class ExtractiveAnswerer:
             fits.update(day_fits(day, [(s.n, i, text, header) for s, i, text, header, *_ in units]))
         fitted = {a.written for a in given} | (words(day.written) if day is not None else _NONE)
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
+        # 哪些要素 of an attachment whose table has a column 要素名称: its rows are the 要素; an article on the same topic
+        # names none (a 附表 of report elements, beside the articles on when to report)
+        columns = {k for k in kinds if any(names_column(k, u[3]) for u in units)} if wants.list else set()
+        if len({u[5] for u in units if u[5] and any(names_column(k, u[3]) for k in columns)}) < 2:
+            columns = set()  # one table of them: its rows are scored as any line is (a pointer's rows, its caption's)
         candidates, headings = [], []
         intros = completing(units) if value_kinds else {}
         for at, ((source, position, text, header, lead, heading), tokens) in enumerate(zip(units, token_sets)):
             if at in intros and gives(text, value_kinds):  # 帐户：3163… completes 请…将报名费汇至：, the line above
                 tokens = tokens | words(intros[at])
-            if not tokens:
+            if not tokens or (columns and not any(names_column(k, header) for k in columns)):
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
@@ -287,6 +295,8 @@ class ExtractiveAnswerer:
             if is_blank(text):  # 申请人姓名：; for 还要写什么: a blank field is what one writes in
                 tokens = tokens | (WRITING & weights.keys())
             own_words = tokens
+            if columns and heading and header:  # 建筑业…要素列表 over its rows: the list a row is an item of, as a
+                tokens = tokens | words(heading)  # reader reads the row in the table the question names
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
                 tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
                 # heading (《…区应急预案》 under 预案衔接); a sentence is only about its heading (below)
@@ -340,6 +350,9 @@ class ExtractiveAnswerer:
         spelled = other_ways(fold_case(question))
         candidates.sort(key=lambda c: (-c.coverage, not any(w in fold_case(c.text) for w in spelled), c.source.n,
                                        c.position))
+        captioned = captioned_rows(weights, candidates) if columns else []
+        if captioned:  # 证券业的要素 of a 附表 with a list per trade: that list's rows that hold what is asked
+            return with_leads(captioned)
         answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
         placed = at_place(place, units, candidates) if place and answered else []
         if placed:  # the row or item at the place asked (第7项), of the table or list the question names

@@ -41,6 +41,17 @@ def real_words(needed: list[set[str]], sources: Sequence[Source]) -> list[set[st
     return [words for words in kept if words]
 
 
+# The column a table's items stand in: 要素名称, 项目名称, 物资名称 — the kind noun, then the word for a name
+_NAME_COLUMN = re.compile(r"(?:名称|名)?")
+
+
+def names_column(kind: str, header: str | None) -> bool:
+    """A column of the table is the kind of thing the question asks for (哪些要素 and a column 要素名称 or 要素): the
+    table's rows are the items of that kind, and a sentence elsewhere that shares the question's topic lists none."""
+    return bool(header) and any(cell.startswith(kind) and _NAME_COLUMN.fullmatch(cell[len(kind):])
+                                for cell in header.split())
+
+
 def names_attachment(text: str, titles: set[str]) -> bool:
     """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
     title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""

@@ -81,6 +81,7 @@ def _read_units(text: str) -> list[Unit]:
     alone = {i for i, line in enumerate(shown) if is_heading(line)
              and not any(0 <= j < len(shown) and is_heading(shown[j])
                          and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
+    alone |= {i for i, line in enumerate(shown) if is_caption_between(shown, i)}
     labelled = one_line_sections(shown)
     point = ""  # the lead-in of the list whose point the last such heading is
     at = -1
@@ -250,6 +251,20 @@ def _is_plain_header(fields: list[str], line: str) -> bool:
     return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
             and not all(len(f) == 1 for f in fields)
             and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
+
+
+# A table's caption: a name, no sentence (建筑业…要素列表, 表二 住宿费标准)
+MAX_CAPTION = 40
+_SENTENCE_MARK = re.compile(r"[。！？；!?;，,：:]")
+
+
+def is_caption_between(shown: list[str], i: int) -> bool:
+    """The line sits between two tables, right above the second's first row, and names it: an attachment of several
+    tables (a 附表 with one list per trade, a fee schedule per region) gives each its caption, which heads its rows
+    until the next caption, as a reader reads the list a row is in."""
+    line = shown[i]
+    return (0 < i < len(shown) - 1 and _is_row(shown[i - 1]) and _is_row(shown[i + 1]) and not _is_row(line)
+            and len(line) <= MAX_CAPTION and bool(_CJK.search(line)) and not _SENTENCE_MARK.search(line))
 
 
 def _is_row(line: str) -> bool:

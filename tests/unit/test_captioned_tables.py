@@ -1,0 +1,62 @@
+"""An attachment of several tables, each under its caption: the rows of the table the question names answer a
+question for the items of the kind its column holds, not articles of the body that share the topic's words."""
+from __future__ import annotations
+
+from kb.answer.offline import ExtractiveAnswerer
+from kb.answer.units import read_units
+from kb.turn import Source
+
+BODY = "\n".join([
+    "第八条 合伙企业变更主要经营场所的，应当自作出变更决定之日起15日内申请变更登记。",
+    "第九条 个人独资企业设立登记时，投资人应当对提交材料的真实性负责。",
+    "第十条 登记机关应当将提交材料的目录公示（见附表）。",
+])
+TABLES = "\n".join([
+    "附表：企业设立登记提交材料目录",
+    "企业设立登记提交材料目录",
+    "序号 | 材料名称 | 序号 | 材料名称",
+    "1 | 设立登记申请书 | 2 | 投资人身份证明",
+    "3 | 住所使用证明 | 4 | 经营场所租赁合同",
+    "个人独资企业设立登记提交材料列表",
+    "序号 | 材料名称 | 序号 | 材料名称",
+    "1 | 投资人签署的设立申请书 | 2 | 投资人身份证明",
+    "3 | 企业住所证明 | 4 | 出资方式说明",
+    "合伙企业设立登记提交材料列表",
+    "序号 | 材料名称 | 序号 | 材料名称",
+    "1 | 全体合伙人签署的设立登记申请书 | 2 | 合伙协议",
+    "3 | 主要经营场所使用证明 | 4 | 场所产权人同意书",
+    "5 | 全体合伙人的身份证明 | 6 | 出资权属证明",
+])
+
+
+def source(n: int, label: str, title: str, text: str) -> Source:
+    return Source(n, "d1", "企业登记办法", "lib", label, title, text, ((0, len(text)),), (f"c{n}",), 1.0)
+
+
+SOURCES = [source(1, "", "", BODY), source(2, "附表", "企业设立登记提交材料目录", TABLES)]
+
+
+def quoted(question: str) -> list[str]:
+    return [c.text for c in ExtractiveAnswerer().select_parts(question, SOURCES)]
+
+
+def test_a_line_between_two_tables_is_the_second_tables_caption_and_heads_its_rows():
+    units = read_units(TABLES)
+    row = next(u for u in units if "合伙协议" in u.text)
+    assert row.heading == "合伙企业设立登记提交材料列表", row
+    first = next(u for u in units if "经营场所租赁合同" in u.text)
+    assert first.heading == "", first  # the first table sits under the attachment's own title
+
+
+def test_the_rows_of_the_table_the_question_names_answer_not_the_articles_on_its_topic():
+    answer = quoted("合伙企业办设立登记时，场所方面要交哪些材料")
+    assert answer[0] == "合伙企业设立登记提交材料列表", answer
+    assert any("主要经营场所使用证明" in line for line in answer), answer
+    assert not any(line.startswith("第") for line in answer), answer  # no article of the body
+    assert not any("经营场所租赁合同" in line for line in answer), answer  # no row of another table
+
+
+def test_another_table_is_asked_by_its_own_caption():
+    answer = quoted("个人独资企业设立登记，住所方面要交哪些材料？")
+    assert any("企业住所证明" in line for line in answer), answer
+    assert not any("主要经营场所使用证明" in line for line in answer), answer
