@@ -81,7 +81,7 @@ def _read_units(text: str) -> list[Unit]:
     alone = {i for i, line in enumerate(shown) if is_heading(line)
              and not any(0 <= j < len(shown) and is_heading(shown[j])
                          and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
-    alone |= {i for i, line in enumerate(shown) if is_caption_between(shown, i)}
+    alone |= captions(shown)
     labelled = one_line_sections(shown)
     point = ""  # the lead-in of the list whose point the last such heading is
     at = -1
@@ -258,13 +258,16 @@ MAX_CAPTION = 40
 _SENTENCE_MARK = re.compile(r"[。！？；!?;，,：:]")
 
 
-def is_caption_between(shown: list[str], i: int) -> bool:
-    """The line sits between two tables, right above the second's first row, and names it: an attachment of several
-    tables (a 附表 with one list per trade, a fee schedule per region) gives each its caption, which heads its rows
-    until the next caption, as a reader reads the list a row is in."""
-    line = shown[i]
-    return (0 < i < len(shown) - 1 and _is_row(shown[i - 1]) and _is_row(shown[i + 1]) and not _is_row(line)
-            and len(line) <= MAX_CAPTION and bool(_CJK.search(line)) and not _SENTENCE_MARK.search(line))
+def captions(shown: list[str]) -> set[int]:
+    """The lines that caption the tables of a text of several tables: each right above its table's first row, and
+    a name, no sentence. An attachment of several tables (a 附表 with one list per trade, a fee table per time of
+    day) gives each its caption, which heads its rows until the next caption, as a reader reads the table a
+    row is in; one table under a line is left to the other readings (a form's title, a pointer's rows)."""
+    found = {i for i, line in enumerate(shown)
+             if i < len(shown) - 1 and _is_row(shown[i + 1]) and not _is_row(line) and len(line) <= MAX_CAPTION
+             and bool(_CJK.search(line)) and not _SENTENCE_MARK.search(line)}
+    between = {i for i in found if i > 0 and _is_row(shown[i - 1])}
+    return found if between else set()
 
 
 def _is_row(line: str) -> bool:

@@ -45,7 +45,7 @@ def test_a_line_between_two_tables_is_the_second_tables_caption_and_heads_its_ro
     row = next(u for u in units if "合伙协议" in u.text)
     assert row.heading == "合伙企业设立登记提交材料列表", row
     first = next(u for u in units if "经营场所租赁合同" in u.text)
-    assert first.heading == "", first  # the first table sits under the attachment's own title
+    assert first.heading == "企业设立登记提交材料目录", first  # the first table under its caption too
 
 
 def test_the_rows_of_the_table_the_question_names_answer_not_the_articles_on_its_topic():
