@@ -29,6 +29,11 @@ _WHAT_IS = re.compile(r"(?:是|指|为|讲的是|写的是)(?:什么|啥|哪个)
 _ENDS_IN_LABEL = re.compile(rf"(?:{LABEL.pattern})(?:的|里|中)?$")
 
 
+def asks_contents(question: str) -> bool:
+    """The question asks what a thing holds or what to fill in (要填什么, 还要写什么, 包括哪些)."""
+    return bool(_HOLDS.search(question))
+
+
 def asked_thing(question: str) -> str | None:
     """What a question asks the content of, as it names it (报名表 of 报名表要填什么, 表 of 这个表要填什么, 附件 of 附件里
     说了啥); None when it asks anything else, or more than what a thing holds (报名表什么时候交)."""

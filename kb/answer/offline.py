@@ -37,6 +37,7 @@ from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
+from kb.answer.no_value import attached_elsewhere, deferred, template_only
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.day_rows import asked_day, day_fits
 from kb.answer.forms import WRITING, fills, is_blank, left_blank
@@ -134,6 +135,10 @@ class ExtractiveAnswerer:
         chosen = self._best(question, sources, context, covers)
         if chosen and asks(question).value and leaves_blank(chosen[0].text, tokenize(question)):
             return []  # 租金单价是多少 and the clause that matches best is 单价为＿＿元: the template leaves it blank
+        wants = asks(question)
+        if (template_only(question, wants, chosen) or deferred(question, chosen)
+                or attached_elsewhere(question, chosen, sources)):
+            return []  # a blank template asked a value's rule, a rule made elsewhere, a sample not attached
         lines = [f"{c.lead}{c.text}" for c in chosen]
         if unsaid_kinds(question, lines) or unsaid_measure(question, lines):
             return []  # 投票在什么地点举行 / 大会议室能坐多少人 and the lines that match give no place / no number of people
