@@ -15,8 +15,8 @@ from typing import Callable, Collection, Sequence
 from kb.answer.modifiers import swap_modifier
 from kb.answer.ordinals import ordinal_question, place
 from kb.answer.phrases import (
-    DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject, last_thing, parallel, predicated,
-    CONTACT_NOUNS, refers, subject_runs, title_span, topic,
+    CONTACT_NOUNS, DEMONSTRATIVES, FORM_ENDS, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject,
+    last_thing, named_by_verb, parallel, predicated, refers, subject_runs, title_span, topic,
 )
 from kb.answer.question import ATTRIBUTES, MODALS, glued_modal
 from kb.answer.question_words import Titles, Word, words_of
@@ -246,6 +246,8 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
                 or (_looked_in(words) if inside else None) or last_thing(words, naming))
         if span is None:  # 电话呢？ of …联系人是谁？: the contact's phone; else the phrase, then the earlier question
             return _asked_of(before, words) + what if _attribute(thing) else what + before
+        if thing[-1] in FORM_ENDS:  # 注销会员登记表 → 入会的申请书: one form's whole name for another's
+            span = (named_by_verb(words, *span), span[1])
         edits.append((span, thing))
     if named and named not in before:
         span = title_span(words, naming)

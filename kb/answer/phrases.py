@@ -61,6 +61,20 @@ def parallel(mine: list[Word], words: list[Word], naming: Titles) -> tuple[int, 
     return None
 
 
+# The last character of a written form's name (声明书, 报名表, 登记单, 许可证): what one form is called after another
+FORM_ENDS = "书表单证函"
+
+
+def named_by_verb(words: list[Word], first: int, end: int) -> int:
+    """Where a form's name begins: at the verb glued before it (注销|会员登记表, 退赛|声明书), which names the form as a
+    reader names it, when a follow-up puts another form in its place (那入会的申请书呢 after 注销会员登记表由谁签字)."""
+    before = next((w for w in words if w.end == first), None)
+    named = next((w for w in words if w.start <= end - 1 < w.end), None)
+    if before is not None and before.flag.startswith("v") and named is not None and named.text[-1] in FORM_ENDS:
+        return before.start
+    return first
+
+
 def modified(words: list[Word], head: Word) -> int:
     """Where the modifier of `head` before its 的 begins (1000元以下的部分: at 1000), back to a verb, preposition,
     punctuation or question word."""
