@@ -45,11 +45,17 @@ def real_words(needed: list[set[str]], sources: Sequence[Source]) -> list[set[st
 _NAME_COLUMN = re.compile(r"(?:名称|名)?")
 
 
+# The words for the items of a record a report or a form asks for: 统计报告要填哪些信息 asks for its 要素 (字段, 栏目)
+DATA_ITEMS = frozenset("信息 要素 字段 栏目 数据项".split())
+
+
 def names_column(kind: str, header: str | None) -> bool:
-    """A column of the table is the kind of thing the question asks for (哪些要素 and a column 要素名称 or 要素): the
-    table's rows are the items of that kind, and a sentence elsewhere that shares the question's topic lists none."""
-    return bool(header) and any(cell.startswith(kind) and _NAME_COLUMN.fullmatch(cell[len(kind):])
-                                for cell in header.split())
+    """A column of the table is the kind of thing the question asks for (哪些要素 and a column 要素名称 or 要素; 哪些
+    信息 and a column of a report's 要素): the table's rows are the items of that kind, and a sentence elsewhere
+    that shares the question's topic lists none."""
+    kinds = DATA_ITEMS if kind in DATA_ITEMS else {kind}
+    return bool(header) and any(cell.startswith(k) and _NAME_COLUMN.fullmatch(cell[len(k):])
+                                for cell in header.split() for k in kinds)
 
 
 def names_attachment(text: str, titles: set[str]) -> bool:

@@ -60,3 +60,11 @@ def test_another_table_is_asked_by_its_own_caption():
     answer = quoted("个人独资企业设立登记，住所方面要交哪些材料？")
     assert any("企业住所证明" in line for line in answer), answer
     assert not any("主要经营场所使用证明" in line for line in answer), answer
+
+
+def test_the_information_a_report_asks_for_is_its_elements_column():
+    from kb.answer.unit_match import names_column
+    assert names_column("要素", "编号 要素名称 编号 要素名称")
+    assert names_column("信息", "编号 要素名称 编号 要素名称")  # 要填哪些信息: the report's 要素
+    assert names_column("材料", "序号 材料名称")
+    assert not names_column("材料", "编号 要素名称") and not names_column("要素", "序号 单位名称 电话")
