@@ -46,6 +46,10 @@ _AMOUNT = re.compile(rf"{_NUMERAL}\s*{_UNIT}\s*(?:到|至|-|－|~|～|—)\s*{_N
 _ONE_AMOUNT = re.compile(rf"(?=[^0-9０-９]*[0-9０-９])(?:{_NUMERAL}\s*(?:{_UNIT_WORD})|[0-9０-９.]+\s*[万千亿])")
 # what a tier is called after its amount: 超过100万的部分, 20万到50万那一档
 _TIER_WORDS = re.compile(r"(?:的部分|部分|的那档|的那一档|那一档|那档|这档|的)$")
+# 手写的算数吗, 传真的可以吗: a kind of the thing asked before, named by what it is without naming it (a 的 phrase
+# with no head, then what is asked of it)
+_HEADLESS = re.compile(r"^(?:那|那么|要是|如果是?)?(?P<kind>[\u4e00-\u9fff]{1,6}?)的(?P<rest>(?:能|可以|可|算|行|也|还|有效|管用)"
+                       r"[\u4e00-\u9fff]{0,8})$")
 _INSIDE = re.compile(r"^\s*(?:那么?)?(?:这|那)?(?:里面|里边|里头|其中|当中|上面)")  # a question that opens inside something
 COUNTERS = "个些种类项位张份本件条"  # 这个, 那张, 这份: the counter after a demonstrative names no thing
 _POINTED = re.compile(r"^(?:那|这)[个张份本件些]?(?P<noun>[\u4e00-\u9fff]{1,4}?)的?呢$")
@@ -113,6 +117,11 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         before = _leaned_on(what, earlier, naming, together)
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
+    headless = _HEADLESS.match(text)
+    if headless and (form := _form_asked(before)):  # 手写的算数吗 after …回执表什么时候交: a handwritten 回执表
+        start, end = form
+        return Reading(question, f"{before[:start]}{headless.group('kind')}的{before[start:end]}{headless.group('rest')}？",
+                       before, ELLIPSIS)
     words = words_of(question)
     own = [w for i, w in enumerate(words) if is_subject(w) and not predicated(words, i)]
     refer = next((i for i, w in enumerate(words) if refers(w)), None)
@@ -131,6 +140,19 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     if document:
         return Reading(question, document + question.strip(), before, DOCUMENT)
     return Reading(question, question)
+
+
+def _form_asked(before: str) -> tuple[int, int] | None:
+    """Where the earlier question names the form it asks about (参会回执表 of 年会的参会回执表什么时候交): its last
+    word that ends a form's name, with the verb its name begins with (注销会员登记表)."""
+    words = words_of(before)
+    form = next((w for w in reversed(words) if len(w.text) > 1 and w.text[-1] in FORM_ENDS and is_content(w)), None)
+    if form is None:
+        return None
+    start = form.start
+    glued = next((w for w in words if w.end == start and w.flag.startswith(("v", "n"))), None)
+    start = glued.start if glued is not None and WORD_CHAR.search(glued.text) and glued.text not in MODALS else start
+    return start, form.end
 
 
 def _carried_document(question: str, words: list[Word], before: str, naming: Titles,
