@@ -10,7 +10,7 @@ from typing import Sequence
 from kb.answer.asked_kind import asked_kinds
 from kb.answer.contents import asks_contents
 from kb.answer.forms import is_blank
-from kb.answer.question import Asks
+from kb.answer.question import Asks, asks
 from kb.answer.shapes import Candidate
 from kb.answer.units import folded, words
 from kb.turn import Source
@@ -57,3 +57,9 @@ def attached_elsewhere(question: str, chosen: Sequence[Candidate], sources: Sequ
     if not any(noun in asked or words(noun) & words(asked) for noun in nouns):
         return False
     return not any(s.label for s in sources if s.doc_id == best.source.doc_id)
+
+
+def gives_nothing(question: str, chosen: Sequence[Candidate], sources: Sequence[Source]) -> bool:
+    """One of the readings above: the lines chosen give none of what is asked."""
+    return (template_only(question, asks(question), chosen) or deferred(question, chosen)
+            or attached_elsewhere(question, chosen, sources))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Collection, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
@@ -28,7 +28,8 @@ from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
-from kb.answer.captions import captioned_rows
+from kb.answer.used_attachments import attachments_used
+from kb.answer.captions import captioned_rows, in_named_table, item_columns
 from kb.answer.cited_items import notes_on
 from kb.answer.unit_match import (
     TITLE_CREDIT, char_share, counted, names_attachment, names_column, quotes, real_words, speaks_of,
@@ -37,7 +38,7 @@ from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
-from kb.answer.no_value import attached_elsewhere, deferred, template_only
+from kb.answer.no_value import gives_nothing
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.day_rows import asked_day, day_fits
 from kb.answer.forms import WRITING, fills, is_blank, left_blank
@@ -101,7 +102,7 @@ class ExtractiveAnswerer:
             return OFFLINE_NO_ANSWER
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
         asked = {make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(question)}
-        attachments = _attachments_used(chosen, sources, asked)
+        attachments = attachments_used(chosen, sources, asked)
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
@@ -135,9 +136,7 @@ class ExtractiveAnswerer:
         chosen = self._best(question, sources, context, covers)
         if chosen and asks(question).value and leaves_blank(chosen[0].text, tokenize(question)):
             return []  # 租金单价是多少 and the clause that matches best is 单价为＿＿元: the template leaves it blank
-        wants = asks(question)
-        if (template_only(question, wants, chosen) or deferred(question, chosen)
-                or attached_elsewhere(question, chosen, sources)):
+        if gives_nothing(question, chosen, sources):
             return []  # a blank template asked a value's rule, a rule made elsewhere, a sample not attached
         lines = [f"{c.lead}{c.text}" for c in chosen]
         if unsaid_kinds(question, lines) or unsaid_measure(question, lines):
@@ -274,11 +273,7 @@ class ExtractiveAnswerer:
             fits.update(day_fits(day, [(s.n, i, text, header) for s, i, text, header, *_ in units]))
         fitted = {a.written for a in given} | (words(day.written) if day is not None else _NONE)
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
-        # 哪些要素 of an attachment whose table has a column 要素名称: its rows are the 要素; an article on the same topic
-        # names none (a 附表 of report elements, beside the articles on when to report)
-        columns = {k for k in kinds if any(names_column(k, u[3]) for u in units)} if wants.list else set()
-        if len({u[5] for u in units if u[5] and any(names_column(k, u[3]) for k in columns)}) < 2:
-            columns = set()  # one table of them: its rows are scored as any line is (a pointer's rows, its caption's)
+        columns = item_columns(wants, kinds, weights, units)  # 哪些要素 of a 附表 of captioned tables: their rows
         candidates, headings = [], []
         intros = completing(units) if value_kinds else {}
         for at, ((source, position, text, header, lead, heading), tokens) in enumerate(zip(units, token_sets)):
@@ -355,9 +350,9 @@ class ExtractiveAnswerer:
         spelled = other_ways(fold_case(question))
         candidates.sort(key=lambda c: (-c.coverage, not any(w in fold_case(c.text) for w in spelled), c.source.n,
                                        c.position))
-        captioned = captioned_rows(weights, candidates) if columns else []
-        if captioned:  # 证券业的要素 of a 附表 with a list per trade: that list's rows that hold what is asked
+        if columns and (captioned := captioned_rows(weights, candidates)):  # 建筑业的要素: that list's rows
             return with_leads(captioned)
+        candidates = in_named_table(weights, candidates, units)  # 日间停车3小时: rows of the table it names
         answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
         placed = at_place(place, units, candidates) if place and answered else []
         if placed:  # the row or item at the place asked (第7项), of the table or list the question names
@@ -406,20 +401,3 @@ class ExtractiveAnswerer:
 
 
 _NONE: frozenset[str] = frozenset()
-
-
-def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source],
-                      asked: Collection[str] = ()) -> list[tuple[str, str]]:
-    """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4) — of those, only the
-    ones the question names when it names any (附录C是什么, answered by a line listing 附录A–D, asks for C)."""
-    titles = {(s.doc_id, s.label): s.title for s in sources if s.label}
-    out: dict[str, str] = {}
-    for c in chosen:
-        if c.source.label:
-            out.setdefault(c.source.label, c.source.title)
-    for c in chosen:
-        for match in LABEL.finditer(c.text):
-            label = make_label(match.group("kind"), match.group("number"))
-            if label != c.source.label and (not asked or label in asked):
-                out.setdefault(label, titles.get((c.source.doc_id, label), ""))
-    return list(out.items())

@@ -68,3 +68,42 @@ def test_the_information_a_report_asks_for_is_its_elements_column():
     assert names_column("信息", "编号 要素名称 编号 要素名称")  # 要填哪些信息: the report's 要素
     assert names_column("材料", "序号 材料名称")
     assert not names_column("材料", "编号 要素名称") and not names_column("要素", "序号 单位名称 电话")
+
+
+ELEMENTS = "\n".join([
+    "附表：统计报告要素",
+    "工业企业统计报告要素列表",
+    "编号 | 要素名称 | 编号 | 要素名称",
+    "1 | 企业名称 | 2 | 工业总产值",
+    "3 | 能源消费量 | 4 | 填报人",
+    "建筑企业统计报告要素列表",
+    "编号 | 要素名称 | 编号 | 要素名称",
+    "1 | 企业名称 | 2 | 施工面积",
+    "3 | 项目负责人姓名 | 4 | 填报人",
+])
+ELEMENT_BODY = "第六条 建筑企业应当按月报送统计报告，项目负责人对报告内容的真实性负责。"
+
+
+def test_whether_to_report_an_item_is_answered_by_its_row_in_the_table_the_question_names():
+    given = [source(1, "", "", ELEMENT_BODY), source(2, "附表", "统计报告要素", ELEMENTS)]
+    answer = [c.text for c in ExtractiveAnswerer().select_parts("建筑企业的统计报告需要填项目负责人信息吗？", given)]
+    assert any("项目负责人姓名" in line for line in answer), answer
+    assert not any(line.startswith("第六条") for line in answer), answer
+    listed = [c.text for c in ExtractiveAnswerer().select_parts("工业企业统计报告要报哪些能源信息？", given)]
+    assert any("能源消费量" in line for line in listed) and not any("施工面积" in line for line in listed), listed
+
+
+def test_rows_of_the_tables_beside_the_one_the_question_names_are_dropped():
+    from kb.answer.captions import in_named_table
+    from kb.answer.shapes import Candidate
+
+    law = source(1, "", "", BODY)
+    day, night = "停车收费表一（日间停车适用）", "停车收费表二（夜间停车适用）"
+    rows = [Candidate(law, "停放时长：超过2小时至6小时的部分；收费：3", 0.6, 3, True, heading=day),
+            Candidate(law, "停放时长：超过2小时至6小时的部分；收费：6", 0.58, 8, True, heading=night),
+            Candidate(law, "第五条 停车场按时段分档收费。", 0.5, 0)]
+    weights = {"日间": 1.0, "停车": 1.0, "小时": 1.0, "收费": 1.0}
+    units = [(law, 3, "", "停放时长 收费"), (law, 8, "", "停放时长 收费"), (law, 0, "", None)]
+    kept = in_named_table(weights, rows, units)
+    assert [c.position for c in kept] == [3, 0], kept  # the night table's row goes; the article is no row
+    assert in_named_table({"停车": 1.0}, rows, units) == rows  # no caption named: all stay
