@@ -15,8 +15,8 @@ from typing import Callable, Collection, Sequence
 from kb.answer.modifiers import swap_modifier
 from kb.answer.ordinals import ordinal_question, place
 from kb.answer.phrases import (
-    CONTACT_NOUNS, DEMONSTRATIVES, FORM_ENDS, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject,
-    last_thing, named_by_verb, parallel, predicated, refers, subject_runs, title_span, topic,
+    CONTACT_NOUNS, DEMONSTRATIVES, FORM_ENDS, QUESTION_WORD, WORD_CHAR, form_asked, is_content, is_function,
+    is_subject, last_thing, named_by_verb, parallel, predicated, refers, subject_runs, title_span, topic,
 )
 from kb.answer.question import ATTRIBUTES, MODALS, glued_modal
 from kb.answer.question_words import Titles, Word, words_of
@@ -118,7 +118,7 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
     headless = _HEADLESS.match(text)
-    if headless and (form := _form_asked(before)):  # 手写的算数吗 after …回执表什么时候交: a handwritten 回执表
+    if headless and (form := form_asked(before)):  # 手写的算数吗 after …回执表什么时候交: a handwritten 回执表
         start, end = form
         return Reading(question, f"{before[:start]}{headless.group('kind')}的{before[start:end]}{headless.group('rest')}？",
                        before, ELLIPSIS)
@@ -140,19 +140,6 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
     if document:
         return Reading(question, document + question.strip(), before, DOCUMENT)
     return Reading(question, question)
-
-
-def _form_asked(before: str) -> tuple[int, int] | None:
-    """Where the earlier question names the form it asks about (参会回执表 of 年会的参会回执表什么时候交): its last
-    word that ends a form's name, with the verb its name begins with (注销会员登记表)."""
-    words = words_of(before)
-    form = next((w for w in reversed(words) if len(w.text) > 1 and w.text[-1] in FORM_ENDS and is_content(w)), None)
-    if form is None:
-        return None
-    start = form.start
-    glued = next((w for w in words if w.end == start and w.flag.startswith(("v", "n"))), None)
-    start = glued.start if glued is not None and WORD_CHAR.search(glued.text) and glued.text not in MODALS else start
-    return start, form.end
 
 
 def _carried_document(question: str, words: list[Word], before: str, naming: Titles,

@@ -32,7 +32,7 @@ from kb.answer.used_attachments import attachments_used
 from kb.answer.captions import captioned_rows, in_named_table, item_columns
 from kb.answer.cited_items import notes_on
 from kb.answer.unit_match import (
-    TITLE_CREDIT, char_share, counted, names_attachment, names_column, quotes, real_words, speaks_of,
+    TITLE_CREDIT, char_share, counted, form_words, names_attachment, names_column, quotes, real_words, speaks_of,
 )
 from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.groups import named_group
@@ -41,10 +41,10 @@ from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
 from kb.answer.no_value import gives_nothing
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.day_rows import asked_day, day_fits
-from kb.answer.forms import WRITING, fills, is_blank, left_blank
+from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
-from kb.answer.units import folded, names_document, names_own_form, read_units, words
+from kb.answer.units import folded, names_document, read_units, words
 from kb.answer.question_words import words_of
 from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
@@ -290,10 +290,7 @@ class ExtractiveAnswerer:
                 tokens = tokens | fitted
             if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
                 tokens = tokens | words(source.doc_title)
-            if source.label and source.title and names_own_form(text, source.title):  # 本文书一式两份: the 申请书's
-                tokens = tokens | words(source.title)  # title is the note's own words
-            if is_blank(text):  # 申请人姓名：; for 还要写什么: a blank field is what one writes in
-                tokens = tokens | (WRITING & weights.keys())
+            tokens = tokens | form_words(text, source, weights)  # 本文书一式两份, 申请人姓名：: a form's unwritten words
             own_words = tokens
             if columns and heading and header:  # 建筑业…要素列表 over its rows: the list a row is an item of, as a
                 tokens = tokens | words(heading)  # reader reads the row in the table the question names

@@ -269,3 +269,16 @@ def is_subject(w: Word) -> bool:
     if not is_content(w) or w.text in ATTRIBUTES or w.text in FRAME_NOUNS or w.text in CONTACT_NOUNS or w.flag == "b":
         return False
     return len(w.text) > 1 or w.flag.startswith("n")
+
+
+def form_asked(before: str) -> tuple[int, int] | None:
+    """Where the earlier question names the form it asks about (参会回执表 of 年会的参会回执表什么时候交): its last
+    word that ends a form's name, with the verb its name begins with (注销会员登记表)."""
+    words = words_of(before)
+    form = next((w for w in reversed(words) if len(w.text) > 1 and w.text[-1] in FORM_ENDS and is_content(w)), None)
+    if form is None:
+        return None
+    start = form.start
+    glued = next((w for w in words if w.end == start and w.flag.startswith(("v", "n"))), None)
+    start = glued.start if glued is not None and WORD_CHAR.search(glued.text) and glued.text not in MODALS else start
+    return start, form.end

@@ -3,10 +3,11 @@ only names — the checks the offline answerer's scoring pass (kb/answer/offline
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Collection, Sequence
 
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
-from kb.answer.units import folded
+from kb.answer.forms import WRITING, is_blank
+from kb.answer.units import folded, names_own_form, words
 from kb.labels import KIND_WORD
 from kb.search.tokens import is_dictionary_word
 from kb.turn import Source
@@ -73,3 +74,10 @@ def char_share(word: str, text: str, around: frozenset[str]) -> float:
 
 def quotes(term: str, text: str) -> bool:
     return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
+
+
+def form_words(text: str, source: Source, asked: Collection[str]) -> frozenset[str]:
+    """What a form's line says without writing it: the form it sits in, for a note that calls it 此文书 or 本表 (the
+    attachment's title words), and the writing a blank field is there for (写/填 of 还要写什么)."""
+    own = words(source.title) if source.label and source.title and names_own_form(text, source.title) else frozenset()
+    return own | (WRITING & frozenset(asked)) if is_blank(text) else own
