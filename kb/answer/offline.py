@@ -4,8 +4,7 @@ How a source is read into units is kb/answer/units.py; which attachments have no
 What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; the shape
 of the answer read around the best units (a list, a heading's entries, a pointer's rows) is kb/answer/shapes.py;
 which documents the question names or rules out is kb/answer/naming.py, the kind of value its question word asks for
-(在哪里: a place) kb/answer/asked_kind.py;
-what stays here is one concern, scoring units against a question.
+(在哪里: a place) kb/answer/asked_kind.py; what stays here is one concern, scoring units against a question.
 """
 from __future__ import annotations
 
@@ -44,7 +43,7 @@ from kb.answer.day_rows import asked_day, day_fits
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
-from kb.answer.units import folded, names_document, read_units, words
+from kb.answer.units import continues, folded, names_document, read_units, words
 from kb.answer.question_words import words_of
 from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
@@ -212,7 +211,8 @@ class ExtractiveAnswerer:
         token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
                       | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
                       | frozenset(t for t in reworded if shortened(t, folded(text)))
-                      if any(t in folded(text) for t in weights) else _NONE for _, _, text, *_ in units]
+                      if any(t in folded(text) or continues(lead) and t in folded(lead) for t in weights) else _NONE
+                      for _, _, text, _, lead, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - words(header) if header else tokens
@@ -291,7 +291,7 @@ class ExtractiveAnswerer:
             if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
                 tokens = tokens | words(source.doc_title)
             tokens = tokens | form_words(text, source, weights)  # 本文书一式两份, 申请人姓名：: a form's unwritten words
-            own_words = tokens
+            own_words = tokens | words(lead) if continues(lead) else tokens  # 共交5份 after （1）《申请表》…。
             if columns and heading and header:  # 建筑业…要素列表 over its rows: the list a row is an item of, as a
                 tokens = tokens | words(heading)  # reader reads the row in the table the question names
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分

@@ -163,7 +163,11 @@ def _read_units(text: str) -> list[Unit]:
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
         inline = _inline_items(sentences)
-        units.extend(inline or (Unit(sentence, "" if item else None, lead) for sentence in sentences))
+        # an enumerated item of several sentences is one item: its later sentences go on about what its first one
+        # names (（1）《课题申请表》须手写。共交5份，…: the 5 copies are of the 申请表), read after it as after a lead-in
+        opener = sentences[0].strip() if len(sentences) > 1 and ENUMERATED.match(stripped) else ""
+        units.extend(inline or (Unit(sentence, "" if item else None, opener if k and opener else lead)
+                                for k, sentence in enumerate(sentences)))
         if heading:
             units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
@@ -314,6 +318,12 @@ def _cells(row: str, bordered: bool = True) -> list[str]:
 # 本法, 本条例, 本办法: a law or rule names itself (LAW_KINDS); a plan's 本预案 is left out: its every clause says it
 # (按本预案中各自职责), so it would name every one (dev: 1 of 84 lost)
 _SELF = re.compile(rf"本({LAW_KINDS})")
+
+
+def continues(lead: str) -> bool:
+    """The unit's lead is the sentence its item opened with (（1）《课题申请表》须手写。), not a list's lead-in (…如下：):
+    what it names is what the unit is about, though the unit does not write it."""
+    return lead.rstrip().endswith(("。", "；", ";", "！", "!"))
 
 
 def names_document(text: str, title: str) -> bool:

@@ -70,3 +70,22 @@ def test_the_list_of_attachments_copies_the_notices_own_list_not_the_attached_fi
                                AttachmentInfo("n1", "关于召开年会的通知", "lib", "附件2", "参会回执")])
     answer = attachment_list_answer("年会通知有哪些附件？", [notice], files)
     assert "附件2：参会回执样表" in answer and "附件1：现场报到须知" in answer, answer
+
+
+def test_an_items_later_sentence_goes_on_about_what_its_first_names():
+    from kb.answer.units import read_units
+    text = "\n".join(["3、需提交的材料：", "（1）《课题申请表》须用黑色签字笔手写。共交5份，正反面打印。", "（2）成果样书2册。"])
+    units = read_units(text)
+    later = next(u for u in units if u.text.startswith("共交5份"))
+    assert later.lead == "（1）《课题申请表》须用黑色签字笔手写。", later  # the item's first sentence, not the list's lead-in
+    notice = Source(1, "n1", "关于做好课题申报工作的通知", "lib", "", "", text, ((0, len(text)),), ("c1",), 1.0)
+    answer = quoted("课题申请表一共交几份？", [notice])
+    assert "共交5份，正反面打印。" in answer, answer
+
+
+def test_a_count_the_body_gives_answers_though_the_form_it_counts_is_not_attached():
+    from kb.answer.gaps import counted_beside
+    answer = "（离线抽取模式）\n\n- （1）《课题申请表》须用黑色签字笔手写。 [1]\n- 共交5份，正反面打印。 [1]\n"
+    assert counted_beside("课题申请表一共交几份？", answer)
+    assert not counted_beside("附件2申请表一共交几份？", answer)  # asked by its label: the attachment is what is asked
+    assert not counted_beside("课题申请表要填哪些内容？", answer)
