@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from kb.answer.question import Asks
-
 from kb.answer.shapes import Candidate
 from kb.answer.unit_match import DATA_ITEMS, names_column
 from kb.answer.units import words
