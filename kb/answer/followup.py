@@ -15,8 +15,8 @@ from typing import Callable, Collection, Sequence
 from kb.answer.modifiers import swap_modifier
 from kb.answer.ordinals import ordinal_question, place
 from kb.answer.phrases import (
-    CONTACT_NOUNS, DEMONSTRATIVES, FORM_ENDS, QUESTION_WORD, WORD_CHAR, form_asked, is_content, is_function,
-    is_subject, last_thing, named_by_verb, parallel, predicated, refers, subject_runs, title_span, topic,
+    CONTACT_NOUNS, DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, form_span, is_content, is_function, is_subject,
+    last_thing, of_form_asked, parallel, predicated, refers, subject_runs, title_span, topic,
 )
 from kb.answer.question import ATTRIBUTES, MODALS, glued_modal
 from kb.answer.question_words import Titles, Word, words_of
@@ -46,10 +46,6 @@ _AMOUNT = re.compile(rf"{_NUMERAL}\s*{_UNIT}\s*(?:到|至|-|－|~|～|—)\s*{_N
 _ONE_AMOUNT = re.compile(rf"(?=[^0-9０-９]*[0-9０-９])(?:{_NUMERAL}\s*(?:{_UNIT_WORD})|[0-9０-９.]+\s*[万千亿])")
 # what a tier is called after its amount: 超过100万的部分, 20万到50万那一档
 _TIER_WORDS = re.compile(r"(?:的部分|部分|的那档|的那一档|那一档|那档|这档|的)$")
-# 手写的算数吗, 传真的可以吗: a kind of the thing asked before, named by what it is without naming it (a 的 phrase
-# with no head, then what is asked of it)
-_HEADLESS = re.compile(r"^(?:那|那么|要是|如果是?)?(?P<kind>[\u4e00-\u9fff]{1,6}?)的(?P<rest>(?:能|可以|可|算|行|也|还|有效|管用)"
-                       r"[\u4e00-\u9fff]{0,8})$")
 _INSIDE = re.compile(r"^\s*(?:那么?)?(?:这|那)?(?:里面|里边|里头|其中|当中|上面)")  # a question that opens inside something
 COUNTERS = "个些种类项位张份本件条"  # 这个, 那张, 这份: the counter after a demonstrative names no thing
 _POINTED = re.compile(r"^(?:那|这)[个张份本件些]?(?P<noun>[\u4e00-\u9fff]{1,4}?)的?呢$")
@@ -117,11 +113,9 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         before = _leaned_on(what, earlier, naming, together)
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
-    headless = _HEADLESS.match(text)
-    if headless and (form := form_asked(before)):  # 手写的算数吗 after …回执表什么时候交: a handwritten 回执表
-        start, end = form
-        return Reading(question, f"{before[:start]}{headless.group('kind')}的{before[start:end]}{headless.group('rest')}？",
-                       before, ELLIPSIS)
+    headless = of_form_asked(text, before)  # 手写的算数吗 after …回执表什么时候交: a handwritten 回执表
+    if headless:
+        return Reading(question, headless, before, ELLIPSIS)
     words = words_of(question)
     own = [w for i, w in enumerate(words) if is_subject(w) and not predicated(words, i)]
     refer = next((i for i, w in enumerate(words) if refers(w)), None)
@@ -255,8 +249,7 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
                 or (_looked_in(words) if inside else None) or last_thing(words, naming))
         if span is None:  # 电话呢？ of …联系人是谁？: the contact's phone; else the phrase, then the earlier question
             return _asked_of(before, words) + what if _attribute(thing) else what + before
-        if thing[-1] in FORM_ENDS:  # 注销会员登记表 → 入会的申请书: one form's whole name for another's
-            span = (named_by_verb(words, *span), span[1])
+        span = form_span(words, span, thing)  # 注销会员登记表 → 入会的申请书: one form's whole name for another's
         edits.append((span, thing))
     if named and named not in before:
         span = title_span(words, naming)
