@@ -34,7 +34,9 @@ KINDS = (
         frozenset({"最晚", "最迟", "最", "晚", "迟"})),
     Kind(re.compile(r"找谁|是谁|交给谁|报给谁|哪位"), ("联系人", "负责人", "收件人", "经办人", "责任人")),
     Kind(re.compile(r"邮箱|电子邮件|email", re.IGNORECASE), ("邮箱", "邮件", "email", "e-mail", "E-mail"), EMAIL, exact=True),
-    Kind(re.compile(r"账户|帐户|账号|帐号|[汇打转](?:到|至)(?:哪|什么)"), ("帐户", "账户", "账号", "帐号", "户名", "开户行"),
+    # the account asked for (哪个账户, 账号是多少, 汇到哪), not an account the question speaks of (账户被冻结了怎么办)
+    Kind(re.compile(r"(?:什么|哪个|哪一个)(?:账户|帐户|账号|帐号)|(?:账户|帐户|账号|帐号)(?:是|号码|多少|呢|[？?]|$)"
+                    r"|[汇打转](?:到|至)(?:哪|什么)"), ("帐户", "账户", "账号", "帐号", "户名", "开户行"),
          re.compile(r"(?<![0-9])[0-9]{12,}(?![0-9])"), exact=True),
 )
 # A number to call: a landline with or without its area code (029-84777777, 0571 86503110, 84777777), a mobile

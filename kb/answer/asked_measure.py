@@ -25,9 +25,10 @@ KIN = {
     "天": "天日", "次": "次遍回", "遍": "次遍回",
     "排": "排", "届": "届", "轮": "轮",
 }
+# 几个人 asks a number of people as 几人 does: the generic 个 between them counts them, it is no measure of its own
 # 哪几/第几 ask which ones: an ordinal's measure says them (第3排, 第二轮); 哪几种表 is answered by the tables' names
 ORDINAL_MEASURES = "排届轮次"
-ASKED = re.compile(rf"(?:多少|(?<![哪第])几)\s*([{''.join(KIN)}])|(?:哪几|第几)\s*([{ORDINAL_MEASURES}])")
+ASKED = re.compile(rf"(?:多少|(?<![哪第])几)\s*(?:个\s*)?([{''.join(KIN)}])|(?:哪几|第几)\s*([{ORDINAL_MEASURES}])")
 _NUMERAL = r"[0-9０-９零〇一二两三四五六七八九十百千万]"
 
 

@@ -8,9 +8,11 @@ attachment of the document, with its title: that is the list a reader would copy
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 from graph.resolve import AttachmentCatalog
+from kb.answer.dangling import dangling_titles
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL
 from kb.answer.units import words
 from kb.labels import LABEL
@@ -40,6 +42,8 @@ def attachment_list_answer(question: str, sources: Sequence[Source], catalog: At
     if not attachments:
         return ""
     n = best.n
+    listed = _listed(best.doc_id, sources)
+    attachments = [replace(a, title=listed.get(a.label) or a.title) for a in attachments]
     lines = "\n".join(f"- {a.label}：{a.title} [{n}]" if a.title else f"- {a.label} [{n}]" for a in attachments)
     named = "\n".join(f"- {a.label}-{a.title}" if a.title else f"- {a.label}" for a in attachments)
     kinds = {a.label[:2] for a in attachments}  # 附录A–D are 附录s, as the guide calls them
@@ -52,3 +56,14 @@ def _named(question: str, sources: Sequence[Source]) -> Source:
     plan, though its twin of one template was retrieved first), else the best source."""
     asked = {t for t in words(question) if len(t) > 1}
     return max(sources, key=lambda s: (len(asked & words(s.doc_title)), -s.n))
+
+
+def _listed(doc_id: str, sources: Sequence[Source]) -> dict[str, str]:
+    """The titles the document's own list gives its attachments (附件：1、报到须知 / 2、参会回执样表), by
+    label: a reader asked for them copies the notice's list, whatever the attached files are called."""
+    out: dict[str, str] = {}
+    for s in sources:
+        if s.doc_id == doc_id and not s.label:
+            for label, title in dangling_titles(s.text, set()).items():
+                out.setdefault(label, title)
+    return out

@@ -15,9 +15,11 @@ from kb.labels import KIND_WORD, LABEL, make_label
 from kb.search.tokens import tokenize
 from kb.turn import Source
 
+# Asking what a thing is for (做什么用的, 有什么用): a reader hands over the thing itself, its title first.
 # Asking what a thing holds: what to fill in or write on it (要填什么, 填写哪些), what it says (说了啥, 写的什么), what
 # it has or covers (有什么内容, 包括哪些, 都有啥) — never its name (叫什么) or a value (是多少).
-_HOLDS = re.compile(r"(?:要|需要|得|应|该)?(?:填写|填|写|说|讲|列|记)(?:了|的|些)?(?:都)?(?:什么|哪些|啥|哪几项)(?:内容|东西|信息|项目|栏目)?"
+_HOLDS = re.compile(r"(?:是)?(?:干什么|做什么|干嘛|干啥)用?的|有什么用(?:处)?|(?:是)?(?:用来|用于)(?:干什么|做什么|干嘛)的?"
+                    r"|(?:要|需要|得|应|该)?(?:填写|填|写|说|讲|列|记)(?:了|的|些)?(?:都)?(?:什么|哪些|啥|哪几项)(?:内容|东西|信息|项目|栏目)?"
                     r"|(?:都)?(?:有|包括|包含|含)(?:了)?(?:什么|哪些|啥)(?:内容|东西|信息|项目|栏目)?"
                     r"|(?:什么|哪些|啥)内容")
 # Pointing at the thing rather than naming it (这个表, 那张表, 里面): no word of what it is
@@ -27,6 +29,11 @@ _ATTACHMENT = re.compile(rf"^(?:{KIND_WORD}|附件)$")
 # may ask what the thing is for, so only a label counts here)
 _WHAT_IS = re.compile(r"(?:是|指|为|讲的是|写的是)(?:什么|啥|哪个)(?:内容|东西)?")
 _ENDS_IN_LABEL = re.compile(rf"(?:{LABEL.pattern})(?:的|里|中)?$")
+
+
+def asks_contents(question: str) -> bool:
+    """The question asks what a thing holds or what to fill in (要填什么, 还要写什么, 包括哪些)."""
+    return bool(_HOLDS.search(question))
 
 
 def asked_thing(question: str) -> str | None:
@@ -48,10 +55,12 @@ def held_by(thing: str, sources: Sequence[Source], excluded: set[str]) -> list[S
     word (表 names one form when it is the only one among them), or as the attachment (附件) when only one is there;
     [] when it names none or several."""
     attachments = [s for s in sources if s.label and s.doc_id not in excluded and s.text.strip()]
-    label = LABEL.fullmatch(thing) or _ENDS_IN_LABEL.search(thing)  # 喜来登预案附件6: the document's 附件6
+    # 喜来登预案附件6: the document's 附件6, its name before the label shortened as a reader shortens it
+    label = LABEL.fullmatch(thing) or _ENDS_IN_LABEL.search(thing)
     if label:
         wanted = make_label(label.group("kind"), label.group("number"))
-        return _one_each([s for s in attachments if s.label == wanted])
+        return _one_each([s for s in attachments
+                          if s.label == wanted and _names_document(thing[:label.start()], s.doc_title)])
     if _ATTACHMENT.match(thing):
         return _one_each(attachments) if len({(s.doc_id, s.label) for s in attachments}) == 1 else []
     named = [s for s in attachments if s.title and (thing in folded(s.title) or _title_words(thing) <= words(s.title))]
@@ -59,6 +68,16 @@ def held_by(thing: str, sources: Sequence[Source], excluded: set[str]) -> list[S
         return _one_each(named) if len({folded(s.title) for s in named}) == 1 else []
     kind = [s for s in attachments if s.title and folded(s.title).endswith(folded(thing))]
     return _one_each(kind) if len({(s.doc_id, s.label) for s in kind}) == 1 else []
+
+
+def _names_document(name: str, title: str) -> bool:
+    """The words before a label name its document, in its title's characters in order (作文比赛 of …作文比赛的通知), or none."""
+    at = 0
+    for ch in folded(name):
+        at = folded(title).find(ch, at) + 1
+        if not at:
+            return False
+    return True
 
 
 def _title_words(thing: str) -> set[str]:

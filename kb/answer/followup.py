@@ -15,8 +15,8 @@ from typing import Callable, Collection, Sequence
 from kb.answer.modifiers import swap_modifier
 from kb.answer.ordinals import ordinal_question, place
 from kb.answer.phrases import (
-    DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, is_content, is_function, is_subject, last_thing, parallel, predicated,
-    CONTACT_NOUNS, refers, subject_runs, title_span, topic,
+    CONTACT_NOUNS, DEMONSTRATIVES, QUESTION_WORD, WORD_CHAR, form_span, is_content, is_function, is_subject,
+    last_thing, of_form_asked, parallel, predicated, refers, subject_runs, title_span, topic,
 )
 from kb.answer.question import ATTRIBUTES, MODALS, glued_modal
 from kb.answer.question_words import Titles, Word, words_of
@@ -113,6 +113,9 @@ def read_question(question: str, earlier: Sequence[str], titles: Collection[str]
         before = _leaned_on(what, earlier, naming, together)
         skipped = len(earlier) - 1 - max(i for i, q in enumerate(earlier) if q == before)
         return Reading(question, _substitute(what, before, naming), before, ELLIPSIS, skipped)
+    headless = of_form_asked(text, before)  # 手写的算数吗 after …回执表什么时候交: a handwritten 回执表
+    if headless:
+        return Reading(question, headless, before, ELLIPSIS)
     words = words_of(question)
     own = [w for i, w in enumerate(words) if is_subject(w) and not predicated(words, i)]
     refer = next((i for i, w in enumerate(words) if refers(w)), None)
@@ -246,6 +249,7 @@ def _substitute(what: str, before: str, naming: Titles) -> str:
                 or (_looked_in(words) if inside else None) or last_thing(words, naming))
         if span is None:  # 电话呢？ of …联系人是谁？: the contact's phone; else the phrase, then the earlier question
             return _asked_of(before, words) + what if _attribute(thing) else what + before
+        span = form_span(words, span, thing)  # 注销会员登记表 → 入会的申请书: one form's whole name for another's
         edits.append((span, thing))
     if named and named not in before:
         span = title_span(words, naming)

@@ -43,6 +43,10 @@ def is_blank(text: str) -> bool:
     return bool(_BLANK.match(text.strip()))
 
 
+# A blank field is where one writes: what a question asks of it with these verbs (还要写什么, 要填什么) it holds
+WRITING = frozenset("写 填 填写 填报 写上 填上".split())
+
+
 # A field on a line of its own or in a form's row: a short label, its colon, its value up to the next field
 # (甲方：西安新兴紫楹台酒店有限公司; 报告单位：            报告人：            联系电话：). A run of spaces between fields
 # is taken whole, from its first space (?<!\s) and never given back (+): begun anywhere inside it, as before, a

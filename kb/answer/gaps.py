@@ -18,6 +18,8 @@ from kb.labels import KIND, LABEL, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import Chunk
 from graph.prefetch import attachment_text
 from kb.answer.dangling import dangling_titles, deferred_labels
+from kb.answer.numbers import measured
+from kb.answer.question import ASKED_MEASURE
 from kb.answer.sources import cited_numbers
 from kb.answer.units import is_heading
 from kb.answer.prompts import ATTACHMENT_SECTION, GAP_ANSWERS, GAP_KNOWN, GAP_NONE_KNOWN, GAP_TITLE, OFFLINE_MODE
@@ -166,6 +168,17 @@ def _dangling_titles(docs: Sequence[str], catalog: AttachmentCatalog,
     carried = {d: {a.label for a in catalog.of_documents([d])} for d in docs}
     return {(d, label): title for d in docs
             for label, title in dangling_titles(body(d), carried[d]).items()}
+
+
+def counted_beside(question: str, answer: str) -> bool:
+    """The question names an absent attachment by its title, not its label, and asks how many of it are wanted
+    (申请表要交几份), and the answer's quoted lines give that count (共交5份): the body says what is asked — how the
+    form is handed in, not what it holds — so the gap is no answer to it."""
+    asked = ASKED_MEASURE.search(question)
+    if LABEL.search(question) or asked is None:
+        return False
+    quoted = [line for line in answer.split(ATTACHMENT_SECTION, 1)[0].splitlines() if cited_numbers(line)]
+    return any(measured(line, asked.group(1)) for line in quoted)
 
 
 def gap_answer(gaps: Sequence[Gap], citing: Sequence[tuple[str, int]] = ()) -> str:

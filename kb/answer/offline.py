@@ -4,15 +4,14 @@ How a source is read into units is kb/answer/units.py; which attachments have no
 What a question asks for is kb/answer/question.py, which numbers answer a 多少 is kb/answer/numbers.py; the shape
 of the answer read around the best units (a list, a heading's entries, a pointer's rows) is kb/answer/shapes.py;
 which documents the question names or rules out is kb/answer/naming.py, the kind of value its question word asks for
-(在哪里: a place) kb/answer/asked_kind.py;
-what stays here is one concern, scoring units against a question.
+(在哪里: a place) kb/answer/asked_kind.py; what stays here is one concern, scoring units against a question.
 """
 from __future__ import annotations
 
 import math
 import re
 from collections import Counter
-from typing import Collection, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from kb.labels import KINDS, LABEL, make_label
 from kb.answer.places import asked_place, at_place
@@ -28,18 +27,23 @@ from kb.answer.asked_kind import KIND_NOUNS, asked_kinds, completing, gives
 from kb.answer.asked_measure import unsaid_measure
 from kb.answer.contents import asked_thing, held_by
 from kb.answer.about import ATTACHED, about_words
+from kb.answer.used_attachments import attachments_used
+from kb.answer.captions import captioned_rows, in_named_table, item_columns
 from kb.answer.cited_items import notes_on
-from kb.answer.unit_match import TITLE_CREDIT, char_share, counted, names_attachment, quotes, real_words, speaks_of
+from kb.answer.unit_match import (
+    TITLE_CREDIT, char_share, counted, form_words, names_attachment, names_column, quotes, real_words, speaks_of,
+)
 from kb.answer.dangling import dangling_titles, deferred_labels
 from kb.answer.groups import named_group
 from kb.answer.records import one_record
 from kb.answer.unsaid import only_named, unnamed, unsaid_kinds
+from kb.answer.no_value import gives_nothing
 from kb.answer.brackets import amounts, bracket_fit
 from kb.answer.day_rows import asked_day, day_fits
 from kb.answer.forms import fills, is_blank, left_blank
 from kb.answer.blank_slots import leaves_blank
 from kb.answer.naming import abbreviates, misnamed_documents, not_named, title_scores
-from kb.answer.units import folded, names_document, read_units, words
+from kb.answer.units import continues, folded, names_document, read_units, words
 from kb.answer.question_words import words_of
 from kb.answer.rewording import asks_money, kind_kept, said_otherwise, shortened, written_nowhere
 from kb.answer.prompts import ATTACHMENT_SECTION, OFFLINE_LABEL, OFFLINE_NO_ANSWER
@@ -97,7 +101,7 @@ class ExtractiveAnswerer:
             return OFFLINE_NO_ANSWER
         lines = [f"- {c.text.strip()} [{c.source.n}]" for c in chosen]
         asked = {make_label(m.group("kind"), m.group("number")) for m in LABEL.finditer(question)}
-        attachments = _attachments_used(chosen, sources, asked)
+        attachments = attachments_used(chosen, sources, asked)
         section = "\n".join(f"- {label}-{title}" if title else f"- {label}" for label, title in attachments) or "- 无"
         return f"{OFFLINE_LABEL}\n\n" + "\n".join(lines) + f"\n\n{ATTACHMENT_SECTION}\n{section}\n"
 
@@ -131,6 +135,8 @@ class ExtractiveAnswerer:
         chosen = self._best(question, sources, context, covers)
         if chosen and asks(question).value and leaves_blank(chosen[0].text, tokenize(question)):
             return []  # 租金单价是多少 and the clause that matches best is 单价为＿＿元: the template leaves it blank
+        if gives_nothing(question, chosen, sources):
+            return []  # a blank template asked a value's rule, a rule made elsewhere, a sample not attached
         lines = [f"{c.lead}{c.text}" for c in chosen]
         if unsaid_kinds(question, lines) or unsaid_measure(question, lines):
             return []  # 投票在什么地点举行 / 大会议室能坐多少人 and the lines that match give no place / no number of people
@@ -205,7 +211,8 @@ class ExtractiveAnswerer:
         token_sets = [words(LIST_NUMBER.sub("", text)) | frozenset(t for t in long_words if t in folded(text))
                       | frozenset(ch for run in runs if run in folded(text) for ch in run if ch in weights)
                       | frozenset(t for t in reworded if shortened(t, folded(text)))
-                      if any(t in folded(text) for t in weights) else _NONE for _, _, text, *_ in units]
+                      if any(t in folded(text) or continues(lead) and t in folded(lead) for t in weights) else _NONE
+                      for _, _, text, _, lead, _ in units]
         # A table's column names are written once, in its header: counted in every row they would look common
         # and weigh nothing, and "哪些…电话" would never find the 电话 column.
         counted_sets = [tokens - words(header) if header else tokens
@@ -266,12 +273,13 @@ class ExtractiveAnswerer:
             fits.update(day_fits(day, [(s.n, i, text, header) for s, i, text, header, *_ in units]))
         fitted = {a.written for a in given} | (words(day.written) if day is not None else _NONE)
         looked_up = {n for (n, _), fit in fits.items() if fit}  # the sources that hold a row for the amount
+        columns = item_columns(wants, kinds, weights, units)  # 哪些要素 of a 附表 of captioned tables: their rows
         candidates, headings = [], []
         intros = completing(units) if value_kinds else {}
         for at, ((source, position, text, header, lead, heading), tokens) in enumerate(zip(units, token_sets)):
             if at in intros and gives(text, value_kinds):  # 帐户：3163… completes 请…将报名费汇至：, the line above
                 tokens = tokens | words(intros[at])
-            if not tokens:
+            if not tokens or (columns and not any(names_column(k, header) for k in columns)):
                 continue
             if source.doc_id in ruled_out or source.doc_id in misnamed:
                 continue  # the question names another document, or one the knowledge base does not have
@@ -282,7 +290,10 @@ class ExtractiveAnswerer:
                 tokens = tokens | fitted
             if names_document(text, source.doc_title):  # 本条例自…起施行: the law's name is its own words
                 tokens = tokens | words(source.doc_title)
-            own_words = tokens
+            tokens = tokens | form_words(text, source, weights)  # 本文书一式两份, 申请人姓名：: a form's unwritten words
+            own_words = tokens | words(lead) if continues(lead) else tokens  # 共交5份 after （1）《申请表》…。
+            if columns and heading and header:  # 建筑业…要素列表 over its rows: the list a row is an item of, as a
+                tokens = tokens | words(heading)  # reader reads the row in the table the question names
             if lead or (heading and header == ""):  # an enumerated line reads with its list's lead-in (甲、长288公分
                 tokens = tokens | words(lead or heading)  # under 国旗之通用尺度定为如下五种：), an entry line with its
                 # heading (《…区应急预案》 under 预案衔接); a sentence is only about its heading (below)
@@ -336,6 +347,9 @@ class ExtractiveAnswerer:
         spelled = other_ways(fold_case(question))
         candidates.sort(key=lambda c: (-c.coverage, not any(w in fold_case(c.text) for w in spelled), c.source.n,
                                        c.position))
+        if columns and (captioned := captioned_rows(weights, candidates)):  # 建筑业的要素: that list's rows
+            return with_leads(captioned)
+        candidates = in_named_table(weights, candidates, units)  # 日间停车3小时: rows of the table it names
         answered = bool(candidates) and candidates[0].coverage >= MIN_COVERAGE
         placed = at_place(place, units, candidates) if place and answered else []
         if placed:  # the row or item at the place asked (第7项), of the table or list the question names
@@ -384,20 +398,3 @@ class ExtractiveAnswerer:
 
 
 _NONE: frozenset[str] = frozenset()
-
-
-def _attachments_used(chosen: Sequence[Candidate], sources: Sequence[Source],
-                      asked: Collection[str] = ()) -> list[tuple[str, str]]:
-    """Attachments whose text was quoted, then those the quoted sentences point to (详见附件4) — of those, only the
-    ones the question names when it names any (附录C是什么, answered by a line listing 附录A–D, asks for C)."""
-    titles = {(s.doc_id, s.label): s.title for s in sources if s.label}
-    out: dict[str, str] = {}
-    for c in chosen:
-        if c.source.label:
-            out.setdefault(c.source.label, c.source.title)
-    for c in chosen:
-        for match in LABEL.finditer(c.text):
-            label = make_label(match.group("kind"), match.group("number"))
-            if label != c.source.label and (not asked or label in asked):
-                out.setdefault(label, titles.get((c.source.doc_id, label), ""))
-    return list(out.items())

@@ -61,6 +61,26 @@ def parallel(mine: list[Word], words: list[Word], naming: Titles) -> tuple[int, 
     return None
 
 
+# The last character of a written form's name (声明书, 报名表, 登记单, 许可证): what one form is called after another
+FORM_ENDS = "书表单证函"
+
+
+def form_span(words: list[Word], span: tuple[int, int], thing: str) -> tuple[int, int]:
+    """The span a follow-up's `thing` takes the place of, from the verb a form's name begins with when both are forms
+    (a form's whole name for another's)."""
+    return (named_by_verb(words, *span), span[1]) if thing and thing[-1] in FORM_ENDS else span
+
+
+def named_by_verb(words: list[Word], first: int, end: int) -> int:
+    """Where a form's name begins: at the verb glued before it (注销|会员登记表, 退赛|声明书), which names the form as a
+    reader names it, when a follow-up puts another form in its place (那入会的申请书呢 after 注销会员登记表由谁签字)."""
+    before = next((w for w in words if w.end == first), None)
+    named = next((w for w in words if w.start <= end - 1 < w.end), None)
+    if before is not None and before.flag.startswith("v") and named is not None and named.text[-1] in FORM_ENDS:
+        return before.start
+    return first
+
+
 def modified(words: list[Word], head: Word) -> int:
     """Where the modifier of `head` before its 的 begins (1000元以下的部分: at 1000), back to a verb, preposition,
     punctuation or question word."""
@@ -255,3 +275,33 @@ def is_subject(w: Word) -> bool:
     if not is_content(w) or w.text in ATTRIBUTES or w.text in FRAME_NOUNS or w.text in CONTACT_NOUNS or w.flag == "b":
         return False
     return len(w.text) > 1 or w.flag.startswith("n")
+
+
+def form_asked(before: str) -> tuple[int, int] | None:
+    """Where the earlier question names the form it asks about (参会回执表 of 年会的参会回执表什么时候交): its last
+    word that ends a form's name, with the verb its name begins with (注销会员登记表)."""
+    words = words_of(before)
+    form = next((w for w in reversed(words) if len(w.text) > 1 and w.text[-1] in FORM_ENDS and is_content(w)), None)
+    if form is None:
+        return None
+    start = form.start
+    glued = next((w for w in words if w.end == start and w.flag.startswith(("v", "n"))), None)
+    start = glued.start if glued is not None and WORD_CHAR.search(glued.text) and glued.text not in MODALS else start
+    return start, form.end
+
+
+# 手写的算数吗, 传真的可以吗: a kind of the thing asked before, named by what it is without naming it (a 的 phrase
+# with no head, then what is asked of it)
+_HEADLESS = re.compile(r"^(?:那|那么|要是|如果是?)?(?P<kind>[\u4e00-\u9fff]{1,6}?)的(?P<rest>(?:能|可以|可|算|行|也|还|有效|管用)"
+                       r"[\u4e00-\u9fff]{0,8})$")
+
+
+def of_form_asked(text: str, before: str) -> str:
+    """The earlier question's form asked of again as the kind a headless 的 phrase names (手写的算数吗 after 年会的参会
+    回执表什么时候交 → 年会的手写的参会回执表算数吗？), or "" when the follow-up is no such phrase or no form was asked."""
+    headless = _HEADLESS.match(text)
+    form = form_asked(before) if headless else None
+    if form is None:
+        return ""
+    start, end = form
+    return f"{before[:start]}{headless.group('kind')}的{before[start:end]}{headless.group('rest')}？"

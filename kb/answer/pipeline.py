@@ -18,7 +18,7 @@ from kb.errors import AnnexError, LLMError
 from kb.answer.events import Event, jsonable
 from kb.answer.followup import HOW, Reading, read_question
 from kb.answer.cited_tables import cited_gaps
-from kb.answer.gaps import deferred_gaps, find_gaps, gap_answer
+from kb.answer.gaps import counted_beside, deferred_gaps, find_gaps, gap_answer
 from kb.answer.history import History, MessageLink
 from kb.answer.together import written_together
 from kb.answer.attachment_list import attachment_list_answer
@@ -354,9 +354,9 @@ class Pipeline:
         if listed:
             return listed
         gaps = find_gaps(question, sources, snapshot.documents, snapshot.catalog, snapshot.view, snapshot.view.body_text)
-        if gaps:
-            return gap_answer(gaps)
         answer = self.extract(question, sources, context)
+        if gaps and not counted_beside(question, answer):  # 申请表要交几份: the body's 共交5份, not the form's content
+            return gap_answer(gaps)
         # the sentence found sends the reader to an attachment that holds nothing (…详见附件1): that is the answer
         deferred = deferred_gaps(question, answer, sources, snapshot.documents, snapshot.catalog, snapshot.view,
                                  snapshot.view.body_text)

@@ -3,10 +3,11 @@ only names — the checks the offline answerer's scoring pass (kb/answer/offline
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Collection, Sequence
 
 from kb.answer.numbers import LIST_NUMBER, counts, has_number, measured
-from kb.answer.units import folded
+from kb.answer.forms import WRITING, is_blank
+from kb.answer.units import folded, names_own_form, words
 from kb.labels import KIND_WORD
 from kb.search.tokens import is_dictionary_word
 from kb.turn import Source
@@ -41,6 +42,23 @@ def real_words(needed: list[set[str]], sources: Sequence[Source]) -> list[set[st
     return [words for words in kept if words]
 
 
+# The column a table's items stand in: 要素名称, 项目名称, 物资名称 — the kind noun, then the word for a name
+_NAME_COLUMN = re.compile(r"(?:名称|名)?")
+
+
+# The words for the items of a record a report or a form asks for: 统计报告要填哪些信息 asks for its 要素 (字段, 栏目)
+DATA_ITEMS = frozenset("信息 要素 字段 栏目 数据项".split())
+
+
+def names_column(kind: str, header: str | None) -> bool:
+    """A column of the table is the kind of thing the question asks for (哪些要素 and a column 要素名称 or 要素; 哪些
+    信息 and a column of a report's 要素): the table's rows are the items of that kind, and a sentence elsewhere
+    that shares the question's topic lists none."""
+    kinds = DATA_ITEMS if kind in DATA_ITEMS else {kind}
+    return bool(header) and any(cell.startswith(k) and _NAME_COLUMN.fullmatch(cell[len(k):])
+                                for cell in header.split() for k in kinds)
+
+
 def names_attachment(text: str, titles: set[str]) -> bool:
     """The line is an attachment's title (an item of the document's list of attachments), or begins with one whose
     title runs on over two lines (重庆市领取…违法违规行为 / 举报奖励资金授权委托书)."""
@@ -56,3 +74,10 @@ def char_share(word: str, text: str, around: frozenset[str]) -> float:
 
 def quotes(term: str, text: str) -> bool:
     return any(f"{a}{term}{b}" in text for a, b in ("“”", '""', "「」", "『』", "《》"))
+
+
+def form_words(text: str, source: Source, asked: Collection[str]) -> frozenset[str]:
+    """What a form's line says without writing it: the form it sits in, for a note that calls it 此文书 or 本表 (the
+    attachment's title words), and the writing a blank field is there for (写/填 of 还要写什么)."""
+    own = words(source.title) if source.label and source.title and names_own_form(text, source.title) else frozenset()
+    return own | (WRITING & frozenset(asked)) if is_blank(text) else own

@@ -81,6 +81,7 @@ def _read_units(text: str) -> list[Unit]:
     alone = {i for i, line in enumerate(shown) if is_heading(line)
              and not any(0 <= j < len(shown) and is_heading(shown[j])
                          and enumeration_style(shown[j]) == enumeration_style(line) for j in (i - 1, i + 1))}
+    alone |= captions(shown)
     labelled = one_line_sections(shown)
     point = ""  # the lead-in of the list whose point the last such heading is
     at = -1
@@ -162,7 +163,11 @@ def _read_units(text: str) -> list[Unit]:
         item = (len(sentences) == 1 and not _SENTENCE_END.search(stripped) and not INTRODUCES.search(stripped)
                 and not stripped.startswith("#"))
         inline = _inline_items(sentences)
-        units.extend(inline or (Unit(sentence, "" if item else None, lead) for sentence in sentences))
+        # an enumerated item of several sentences is one item: its later sentences go on about what its first one
+        # names (（1）《课题申请表》须手写。共交5份，…: the 5 copies are of the 申请表), read after it as after a lead-in
+        opener = sentences[0].strip() if len(sentences) > 1 and ENUMERATED.match(stripped) else ""
+        units.extend(inline or (Unit(sentence, "" if item else None, opener if k and opener else lead)
+                                for k, sentence in enumerate(sentences)))
         if heading:
             units[start:] = [u._replace(heading=heading) for u in units[start:]]
     return units
@@ -209,13 +214,17 @@ def _lead_of(sentences: list[str]) -> str:
     return "".join(sentences[start:]).strip()
 
 
+# A form's blank date (年月日 under a signature, its digits left for the signer): a space to fill, no heading
+_DATE_BLANK = re.compile(r"[年月日时分_＿]+")
+
+
 def is_heading(line: str) -> bool:
     """A line that heads what follows it (预案衔接, （一）能源矿产, 表2 …启动令), not an entry of its own."""
     if _CAPTION.match(line):
         return not _HEADING_PUNCT.search(line)
     name = ENUMERATED.sub("", line, count=1).strip()
     return (0 < len(name) <= HEADING_CHARS and not _HEADING_PUNCT.search(name) and bool(_CJK.search(name))
-            and not _DIGIT.search(name) and not any(ch.isspace() for ch in name))
+            and not _DIGIT.search(name) and not any(ch.isspace() for ch in name) and not _DATE_BLANK.fullmatch(name))
 
 
 def _is_item(text: str) -> bool:
@@ -246,6 +255,23 @@ def _is_plain_header(fields: list[str], line: str) -> bool:
     return (2 <= len(fields) <= MAX_PLAIN_COLUMNS and all(len(f) <= 20 for f in fields)
             and not all(len(f) == 1 for f in fields)
             and not _DIGIT.search(line) and not _SENTENCE_PUNCT.search(line))
+
+
+# A table's caption: a name, no sentence (建筑业…要素列表, 表二 住宿费标准)
+MAX_CAPTION = 40
+_SENTENCE_MARK = re.compile(r"[。！？；!?;，,：:]")
+
+
+def captions(shown: list[str]) -> set[int]:
+    """The lines that caption the tables of a text of several tables: each right above its table's first row, and
+    a name, no sentence. An attachment of several tables (a 附表 with one list per trade, a fee table per time of
+    day) gives each its caption, which heads its rows until the next caption, as a reader reads the table a
+    row is in; one table under a line is left to the other readings (a form's title, a pointer's rows)."""
+    found = {i for i, line in enumerate(shown)
+             if i < len(shown) - 1 and _is_row(shown[i + 1]) and not _is_row(line) and len(line) <= MAX_CAPTION
+             and bool(_CJK.search(line)) and not _SENTENCE_MARK.search(line)}
+    between = {i for i in found if i > 0 and _is_row(shown[i - 1])}
+    return found if between else set()
 
 
 def _is_row(line: str) -> bool:
@@ -294,9 +320,31 @@ def _cells(row: str, bordered: bool = True) -> list[str]:
 _SELF = re.compile(rf"本({LAW_KINDS})")
 
 
+def continues(lead: str) -> bool:
+    """The unit's lead is the sentence its item opened with (（1）《课题申请表》须手写。), not a list's lead-in (…如下：):
+    what it names is what the unit is about, though the unit does not write it."""
+    return lead.rstrip().endswith(("。", "；", ";", "！", "!"))
+
+
 def names_document(text: str, title: str) -> bool:
     """The sentence names its own document (本条例自…起施行 in 印花税暂行条例), as a reader reads 本条例 as its name."""
     return any(title.rstrip("》）) ").endswith(m.group(1)) for m in _SELF.finditer(text))
+
+
+# 此文书, 本表, 该委托书: a form's closing note (注：本文书一式两份…, 本表由…填写) names the form it sits under. A
+# form is a 表 or a 书 (登记表, 申请书, 委托书), 文书 and 表格 name either kind as a whole.
+_THIS_FORM = re.compile(r"(?:此|本|该)(文书|表格|[\u4e00-\u9fff]{0,4}?[表书单证])")
+
+
+def names_own_form(text: str, title: str) -> bool:
+    """The sentence names the attachment it sits in as "this form" (本文书一式两份 under …变更申请书; 本表由申请人填写
+    under …登记表), as a reader filling it in reads 此文书 as the form in hand."""
+    plain = title.rstrip("》）) ")
+    for m in _THIS_FORM.finditer(text):
+        noun = m.group(1)
+        if plain.endswith(noun) or (noun == "文书" and plain.endswith("书")) or (noun == "表格" and plain.endswith("表")):
+            return True
+    return False
 
 
 @lru_cache(maxsize=32768)

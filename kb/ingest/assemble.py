@@ -17,7 +17,7 @@ PART_SEPARATOR = "\n\n"
 # How annex-rag reads a file into attachments, references and chunks. Raise it whenever the same file would be read
 # differently (splitting, linking, chunking, parsing): a document's hash includes it, so the start-up sync reads the
 # bundled corpus again and a user's re-upload of the same file is read anew instead of found "unchanged".
-READING_VERSION = 13
+READING_VERSION = 14
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ import bisect
 import re
 from typing import Mapping, Sequence
 
+from kb.ingest.after_articles import POINTER as APPENDED
 from kb.ingest.cited_documents import ExternalCitations
 from kb.labels import KIND, KIND_WORD, NUMBER, SPACE, make_label, normalize_kind
 from kb.model import BODY, Attachment, Reference
@@ -100,6 +101,11 @@ def extract_references(
             continue
         source = owner.of(match.start())
         if label != source:
+            found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
+    for match in APPENDED.finditer(text, start):  # 税额表附后: the tables after the law's last article, by its name
+        label = by_title.get(_norm(match.group("noun")))
+        source = owner.of(match.start())
+        if label is not None and label != source and not skip.covers(match.start()):
             found.append(Reference(label, match.group(0), match.start(), match.end(), source, label))
     taken = _Spans([(r.start, r.end) for r in found])
     aliases = list(alias_references(text, found, start))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kb.ingest.after_articles import TABLES_KIND, tables_after_articles
 from kb.ingest.after_signoff import attachment_after_signoff
 from kb.ingest.listed_headers import drop_closing_list, drop_listed
 from kb.ingest.nested_headers import NextContent, OwnAttachments
@@ -196,6 +197,11 @@ def split_attachments(text: str, start: int = 0, end: int | None = None) -> Spli
         if signed:  # …（见附件） / 党政办 / 8月29日 / 献血需知: …: the text below the date is the attachment
             at, title = signed
             headers[BARE_KIND] = _Header(at, lines[at].start, lines[at].end, BARE_KIND, title, False, False)
+    if not headers:
+        tables = tables_after_articles([line.text for line in lines])
+        if tables:  # …（税额表附后）… / the last article / 车船税税额表一 / 级数 | …: the tables are the law's 附表
+            at, title = tables
+            headers[TABLES_KIND] = _Header(at, lines[at].start, lines[at].end, TABLES_KIND, title, False, False)
     ordered = sorted(headers.items(), key=lambda item: (item[1].order, item[1].start))
     parts = _parts(text, ordered)
     part_starts = list(nested)

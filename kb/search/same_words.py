@@ -45,6 +45,7 @@ EVERYDAY = {
     "终了": "结束",  # 季度终了 is the quarter's end
     # a licence, a card or a certificate lost: what a rule calls 遗失, however it is said
     "丢失": "遗失", "弄丢了": "遗失", "弄丢": "遗失", "搞丢了": "遗失", "搞丢": "遗失", "丢了": "遗失",
+    "名字": "姓名",  # a person's 名字 is what a form's field calls 姓名
     # who works for an employer and when, as a labour rule writes it: 员工 is its 职工; 例假, 生理期, 月经期 its 经期
     "员工": "职工",
     "从业人员": "职工",  # a plan's or a safety law's word for who works there (酒店从业人员约200名)

@@ -59,3 +59,16 @@ def test_a_thing_two_attachments_could_be_is_no_answer_by_itself():
     other = Source(3, "d1", NOTICE, "lib", "附件2", "评分表", "评分项目：＿＿\n分值：＿＿", ((0, 10),), ("c3",), 1.0)
     answer = quoted("这个表要填什么？", [*sources(), other])
     assert answer != ["评分项目：＿＿", "分值：＿＿"], answer  # 表 names two forms: neither alone
+
+
+@pytest.mark.parametrize("question, thing", [
+    ("附件2是做什么用的？", "附件2"), ("作文比赛附件是做什么用的", "作文比赛附件"), ("这个表有什么用？", "表"),
+])
+def test_what_a_thing_is_for_is_asked_of_the_thing_itself(question, thing):
+    assert asked_thing(question) == thing
+
+
+def test_a_label_under_its_documents_shortened_name_names_that_attachment():
+    given = sources(label="附件2", title="作文比赛报名表")
+    answer = quoted("作文比赛附件2有什么用？", given)
+    assert any("学生姓名" in line for line in answer), answer  # the form itself, handed over

@@ -207,3 +207,16 @@ def test_an_amount_in_a_phrase_with_its_verb_keeps_both_amounts_in_the_reading()
     # 那工作了25年呢？: no attribute asked after the earlier question's thing, so the phrase goes before it as it did
     reading = read_question("那工作了25年呢？", ["我工作了12年，每年能休几天年假？"], ("职工带薪年休假条例",))
     assert "25年" in reading.standalone and "12年" in reading.standalone
+
+
+def test_a_form_named_by_a_verb_and_its_noun_is_replaced_whole_by_the_form_a_follow_up_names():
+    # 注销|会员登记表: jieba cuts the verb of the form's name apart; the follow-up's form takes the whole name's place
+    reading = read_question("那入会的申请书呢？", ["退出协会的话，注销会员登记表由谁签字？"], TITLES)
+    assert reading.standalone == "退出协会的话，入会的申请书由谁签字？", reading
+
+
+def test_a_headless_de_phrase_asks_of_a_kind_of_the_form_asked_before():
+    # 手写的 names a handwritten one of the form the earlier question asked about, without naming the form
+    reading = read_question("手写的算数吗？", ["年会的参会回执表什么时候交？"], TITLES)
+    assert reading.standalone == "年会的手写的参会回执表算数吗？", reading
+    assert read_question("手写的可以吗？", ["东岭街道有几艘冲锋舟？"], TITLES).standalone == "手写的可以吗？"  # no form
