@@ -104,12 +104,14 @@ def _texts(value: Any, seen: set[int]) -> Iterator[str]:
     if id(value) in seen or value is None or isinstance(value, (int, float, bool)):
         return
     seen.add(id(value))
+    # copies first: the server goes on serving the other page while this reads its state (a dict of it changed size
+    # during iteration once, on a loaded machine)
     if isinstance(value, dict):
-        for key, item in value.items():
+        for key, item in list(value.items()):
             yield from _texts(key, seen)
             yield from _texts(item, seen)
     elif isinstance(value, (list, tuple, set, frozenset)):
-        for item in value:
+        for item in list(value):
             yield from _texts(item, seen)
     elif isinstance(value, gr.blocks.Block):  # a session's copy of a component: what it was updated with
         yield from _texts(value.constructor_args, seen)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.ui.test_browser import browser  # noqa: F401  (the module's chromium)
-from tests.ui.test_walkthrough import DECLINED_QUESTION
+from tests.ui.test_walkthrough import ARTIFACTS, DECLINED_QUESTION
 from ui.blocks import EXAMPLES
 from ui.compare.tab import GRAPH_WINS
 
@@ -176,13 +176,28 @@ def test_graph_path_labels_are_whole_and_apart_at_every_panel_width(browser, app
         page.locator("#annex-chat").wait_for(timeout=TIMEOUT)
         for question in (EXAMPLES[2], EXAMPLES[0]):  # twin documents' attachments beside the answer's; two hops
             ask(page, question)
-            page.locator("#annex-paths .scatterlayer text").first.wait_for(timeout=TIMEOUT)
+            _paths_drawn(page, f"paths-{width}")
             assert settled(page) == [], question
         page.locator("#annex-all-paths").click()  # every path: up to fifteen attachments
         page.wait_for_timeout(800)
         assert settled(page) == []
     finally:
         context.close()
+
+
+def _paths_drawn(page, name: str) -> None:
+    """Wait for the paths picture's node labels; when they never come, say what the panel showed instead (and keep
+    a screenshot under test-artifacts/): the run in which they did not come once, on a clean clone, left no trace."""
+    labels = page.locator("#annex-paths .scatterlayer text").first
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        labels.wait_for(timeout=TIMEOUT)
+    except Timeout:  # re-raised below with what the panel held
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        shown = page.locator("#annex-paths").inner_text(timeout=TIMEOUT)
+        raise AssertionError(f"no node labels in the paths picture; the panel showed: {shown[:500]!r}") from None
 
 
 def settled(page, seconds: float = 10.0) -> list[str]:
