@@ -186,9 +186,10 @@ def test_graph_path_labels_are_whole_and_apart_at_every_panel_width(browser, app
 
 
 def _paths_drawn(page, name: str) -> None:
-    """Wait for the paths picture's node labels; when they never come, say what the panel showed instead (and keep
-    a screenshot under test-artifacts/): the run in which they did not come once, on a clean clone, left no trace."""
-    labels = page.locator("#annex-paths .scatterlayer text").first
+    """Wait for the paths picture's nodes (its markers: a crowded picture may hold every label of a column in the
+    hover text only, so a label is no sign it is drawn); when they never come, say what the panel showed instead
+    and keep a screenshot under test-artifacts/ (the wait for a label timed out once on a clean clone)."""
+    labels = page.locator("#annex-paths .scatterlayer .points path").first
     from playwright.sync_api import TimeoutError as Timeout
 
     try:
@@ -197,7 +198,7 @@ def _paths_drawn(page, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         shown = page.locator("#annex-paths").inner_text(timeout=TIMEOUT)
-        raise AssertionError(f"no node labels in the paths picture; the panel showed: {shown[:500]!r}") from None
+        raise AssertionError(f"no nodes in the paths picture; the panel showed: {shown[:500]!r}") from None
 
 
 def settled(page, seconds: float = 10.0) -> list[str]:
