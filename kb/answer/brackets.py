@@ -15,7 +15,8 @@ from kb.search.same_words import NUMERALS, numeral_value, same_words
 
 _NUM = r"([0-9]+(?:\.[0-9]+)?)(万|千)?"
 # the measure an amount is counted in: years and months are one measure (in months), as are 元 and 万元
-_UNIT = r"(个月|月|年|周岁|岁|日|天|元|角|%|倍|人|名|次|分|小时|公里|米|吨|平方米)"
+_UNITS = "个月|月|年|周岁|岁|日|天|元|角|%|倍|人|名|次|分|小时|公里|米|吨|平方米"
+_UNIT = rf"({_UNITS})"
 _AMOUNT = re.compile(_NUM + _UNIT)
 _IN_MONTHS = {"年": 12.0, "个月": 1.0, "月": 1.0}
 _SAME = {"周岁": "岁", "天": "日", "名": "人"}
@@ -33,13 +34,13 @@ _BELOW = re.compile(rf"(?:{_AT_MOST}{_NUM}{_UNIT}|{_NUM}{_UNIT}(?:(?:及|或)?�
 _CHAIN = re.compile(rf"{_NUM}{_UNIT}?\s*[≤<＜≦]=?\s*[^0-9≤<＜≦；;，,]{{1,10}}?\s*[≤<＜≦]=?\s*{_NUM}{_UNIT}?")
 # A column whose header names its unit (从业人员（人）, 营业收入（万元）) writes bare numbers in its cells; the flat row
 # (kb/answer/flat_tables.py) reads 营业收入（万元）：300及以上，2000以下, and each number there is counted in that unit.
-_HEADED = re.compile(rf"[（(]((?:万|千)?(?:{_UNIT[1:-1]}))[）)]：([^；]*)")
-_BARE = re.compile(rf"(?<![0-9.])[0-9]+(?:\.[0-9]+)?(?![0-9.]|万|千|{_UNIT[1:-1]})")
+_HEADED = re.compile(rf"[（(]((?:万|千)?(?:{_UNITS}))[）)]：([^；]*)")
+_BARE = re.compile(rf"(?<![0-9.])[0-9]+(?:\.[0-9]+)?(?![0-9.]|万|千|{_UNITS})")
 
 
 # A sum said in 万 or 千 with nothing after it (50万到100万那档, 五十万到一百万的部分): people say money so, the 元 left
 # unsaid; read as that many 元, so the question's range finds the row of its tier.
-_BARE_SUM = re.compile(rf"(?<![0-9.])([0-9]+(?:\.[0-9]+)?|[{NUMERALS}]+?)(万|千)(?![0-9{NUMERALS}]|(?:{_UNIT[1:-1]})|个|多)")
+_BARE_SUM = re.compile(rf"(?<![0-9.])([0-9]+(?:\.[0-9]+)?|[{NUMERALS}]+?)(万|千)(?![0-9{NUMERALS}]|(?:{_UNITS})|个|多)")
 
 
 _PEOPLE = re.compile(r"(?<=[0-9])个人")  # 我们有50个人: fifty people, counted as a table counts 从业人员 (人)

@@ -119,7 +119,7 @@ def noun_phrases(words: list[Word], naming: Titles) -> list[list[Word]]:
     run: list[Word] = []
     for i, w in enumerate(words + [Word("", "x", -1, -1)]):
         if w.text and not is_function(w, words[i - 1] if i else None) and not _measured_from(words, i) \
-                and not _parted(words, i) and not (i < len(words) and predicated(words, i)):
+                and not _parted(words, i) and not predicated(words, i):
             run.append(w)
             continue
         counted = run and i - len(run) > 0 and words[i - len(run) - 1].flag == "m" \

@@ -338,8 +338,7 @@ class Pipeline:
 
     def prefetch(self, snapshot: Snapshot, hits: list[Hit], request: TurnRequest,
                  asked: tuple[str, ...] = ()) -> PrefetchResult:
-        """Attachments the question names by label, and those reached through REFERENCES from the hits, under the
-        prefetch budget."""
+        """The attachments the question names by label, then those REFERENCES reach from the hits, under budget."""
         return prefetch(snapshot.view, snapshot.catalog, hits, request.hops, self.settings.prefetch_budget, asked)
 
     def hop(self, answer: str, snapshot: Snapshot, sources: list[Source], request: TurnRequest) -> HopResult:

@@ -25,7 +25,7 @@ from kb.answer.hop import without_block, POST_HOP
 from kb.eval.baselines import KeywordPipeline, NaivePipeline
 from kb.errors import AnnexError, EvalError
 from kb.eval.metrics import Outcome, Problem, Question, aggregate, load_questions, score
-from kb.ingest.ingestor import expand_paths
+from kb.ingest.formats import expand_paths
 from kb.ingest.formats import SHOWN, SUPPORTED_EXTENSIONS
 from kb.answer.pipeline import Pipeline
 from kb.search.readmodels import Snapshot

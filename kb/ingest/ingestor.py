@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NoReturn, Sequence
+from typing import Callable, Iterator, NoReturn, Sequence
 
 from graph.store import DocumentSummary, GraphStore
 from kb.ingest.assemble import Limits, build_document, document_id, stored_parts
@@ -12,7 +12,7 @@ from kb.errors import AnnexError, IngestError
 from kb.model import UNKNOWN, UPLOAD, Document, IngestResult, ParsedFile
 from kb.native_memory import release_free_memory
 from kb.readers_first import ReadersFirst
-from kb.ingest.formats import SUPPORTED_EXTENSIONS
+from kb.ingest.formats import expand_paths
 from kb.ingest.parsing import parse_file
 from kb.ingest.text_room import TextRoom
 from kb.ingest.units import Progress, Unit, group_files, read_unit
@@ -25,8 +25,6 @@ Listener = Callable[[int, Sequence[str], Sequence[Document], bool], None]
 WRITE_BATCH = 200  # documents per store write
 WRITE_CHUNKS = 10_000  # chunks per store write: a batch of long documents is written sooner
 LIST_LIBRARY_AT = 50  # documents an ingest builds past which it lists the library's stored ones once
-# A folder's README describes the folder (its sources, what is missing from them); it is not one of its documents.
-FOLDER_NOTES = frozenset({"readme.md", "readme.txt"})
 
 
 @dataclass(frozen=True)
@@ -35,28 +33,6 @@ class Reconciled:
 
     repaired: tuple[str, ...]  # ids of stored documents whose vectors were incomplete and were written again
     orphans: tuple[str, ...]  # ids of documents absent from the graph whose vectors were deleted
-
-
-def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
-    """Files named directly, plus the supported files under named directories (hidden ones and READMEs skipped).
-
-    A README.md / README.txt found in a folder describes the folder, so its notes are never quoted as answers;
-    named explicitly, it is ingested like any file."""
-    out: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            out.extend(
-                p
-                for p in sorted(path.rglob("*"))
-                if p.is_file()
-                and p.suffix.lower() in SUPPORTED_EXTENSIONS
-                and p.name.lower() not in FOLDER_NOTES
-                and not any(part.startswith((".", "~$")) for part in p.relative_to(path).parts)
-            )
-        else:
-            out.append(path)
-    return out
 
 
 class Ingestor:

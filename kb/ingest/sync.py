@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kb.ingest.ingestor import Ingestor, Progress, expand_paths
+from kb.ingest.formats import expand_paths
+from kb.ingest.ingestor import Ingestor, Progress
 from kb.model import CORPUS, IngestResult
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kb.ingest.assemble import build_document
-from kb.ingest.ingestor import expand_paths
+from kb.ingest.formats import expand_paths
 from kb.model import ParsedFile
 
 
